@@ -1,0 +1,114 @@
+package deploysync
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// ApplyError says which action of a plan could not be applied to a state,
+// and why: the plan was made for another state.
+type ApplyError struct {
+	// Index is the position of the action in the plan.
+	Index  int
+	Action action.Action
+	Reason string
+}
+
+func (e *ApplyError) Error() string {
+	return fmt.Sprintf("action %d (%s): %s", e.Index, e.Action.String(), e.Reason)
+}
+
+// Apply performs a plan's actions on a state in memory, in order, as an
+// apiserver would store them:
+//
+//   - a ReplicaSet update takes the sent metadata and spec and keeps the
+//     stored status;
+//   - a Deployment update keeps the stored status; a status update keeps the
+//     stored spec and labels;
+//   - adopt and release patches add or remove the Deployment's owner
+//     reference (after checking the adoption's precondition);
+//   - creates append, deletes remove;
+//   - events change nothing.
+//
+// It models nothing else an apiserver does (no generation bump, no UIDs or
+// timestamps for created objects, no garbage collection); a simulator adds
+// those. The state is not modified: the result shares the objects no
+// action touched and copies the rest. Pods and Now are carried over.
+func Apply(s State, p Plan) (State, error) {
+	out := State{Deployment: s.Deployment, ReplicaSets: append([]*appsv1.ReplicaSet(nil), s.ReplicaSets...), Pods: s.Pods, Now: s.Now}
+	find := func(name string) int {
+		for i, rs := range out.ReplicaSets {
+			if rs.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	for i, a := range p.Actions {
+		fail := func(format string, args ...any) error {
+			return &ApplyError{Index: i, Action: a, Reason: fmt.Sprintf(format, args...)}
+		}
+		switch a := a.(type) {
+		case *action.CreateReplicaSet:
+			if find(a.ReplicaSet.Name) >= 0 {
+				return State{}, fail("replicaset %q already exists", a.ReplicaSet.Name)
+			}
+			out.ReplicaSets = append(out.ReplicaSets, a.ReplicaSet.DeepCopy())
+		case *action.UpdateReplicaSet:
+			j := find(a.ReplicaSet.Name)
+			if j < 0 {
+				return State{}, fail("replicaset %q not found", a.ReplicaSet.Name)
+			}
+			rs := a.ReplicaSet.DeepCopy()
+			rs.Status = *out.ReplicaSets[j].Status.DeepCopy()
+			out.ReplicaSets[j] = rs
+		case *action.DeleteReplicaSet:
+			j := find(a.Name)
+			if j < 0 {
+				return State{}, fail("replicaset %q not found", a.Name)
+			}
+			out.ReplicaSets = append(out.ReplicaSets[:j:j], out.ReplicaSets[j+1:]...)
+		case *action.AdoptReplicaSet, *action.ReleaseReplicaSet:
+			name, adopt := ownershipTarget(a)
+			j := find(name)
+			if j < 0 {
+				return State{}, fail("replicaset %q not found", name)
+			}
+			d := out.Deployment
+			if adopt && (d.DeletionTimestamp != nil || d.UID != a.(*action.AdoptReplicaSet).OwnerUID) {
+				return State{}, fail("the Deployment is being deleted or has another UID; adoption refused")
+			}
+			rs := out.ReplicaSets[j].DeepCopy()
+			if adopt {
+				rs.OwnerReferences = deployutil.WithControllerRef(rs.OwnerReferences, d)
+			} else {
+				rs.OwnerReferences = deployutil.WithoutOwner(rs.OwnerReferences, a.(*action.ReleaseReplicaSet).OwnerUID)
+			}
+			out.ReplicaSets[j] = rs
+		case *action.UpdateDeployment:
+			d := a.Deployment.DeepCopy()
+			d.Status = *out.Deployment.Status.DeepCopy()
+			out.Deployment = d
+		case *action.UpdateDeploymentStatus:
+			d := a.Deployment.DeepCopy()
+			d.Spec = *out.Deployment.Spec.DeepCopy()
+			d.Labels = cloneMap(out.Deployment.Labels)
+			out.Deployment = d
+		case *action.Event:
+		default:
+			return State{}, fail("unknown action type %T", a)
+		}
+	}
+	return out, nil
+}
+
+func ownershipTarget(a action.Action) (name string, adopt bool) {
+	if x, ok := a.(*action.AdoptReplicaSet); ok {
+		return x.Name, true
+	}
+	return a.(*action.ReleaseReplicaSet).Name, false
+}

@@ -1,0 +1,48 @@
+package deployutil
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+	"io"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/utils/dump"
+)
+
+// ComputeHash returns the pod-template-hash of a template, byte-identical to
+// kube-controller-manager v1.37.2:
+//
+//  1. FNV-32a over the go-spew dump of the template value that
+//     k8s.io/utils/dump.ForHash prints (every field, nil and empty maps
+//     distinguished, map keys sorted);
+//  2. if collisionCount is not nil, 8 more bytes: its uint32 little-endian,
+//     then 4 zero bytes (so nil and 0 differ);
+//  3. the decimal digits of the sum, each mapped to a consonant or digit by
+//     k8s.io/apimachinery/pkg/util/rand.SafeEncodeString.
+//
+// The result depends on the exact Go types of k8s.io/api v0.37.2 and on the
+// template's in-memory shape: hash templates as an apiserver returns them.
+func ComputeHash(template *corev1.PodTemplateSpec, collisionCount *int32) string {
+	h := fnv.New32a()
+	_, _ = io.WriteString(h, dump.ForHash(*template))
+	if collisionCount != nil {
+		var b [8]byte
+		binary.LittleEndian.PutUint32(b[:4], uint32(*collisionCount))
+		_, _ = h.Write(b[:])
+	}
+	return rand.SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
+}
+
+// ReplicaSetName returns the name of a Deployment's ReplicaSet for a hash:
+// "<deployment>-<hash>", with the Deployment name cut short if the whole
+// would exceed 253 characters. The hash is never cut.
+func ReplicaSetName(deploymentName, hash string) string {
+	room := validation.DNS1123SubdomainMaxLength - 1 - len(hash)
+	if len(deploymentName) > room && room > 0 {
+		deploymentName = deploymentName[:room]
+	}
+	return deploymentName + "-" + hash
+}

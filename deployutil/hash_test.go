@@ -1,0 +1,72 @@
+package deployutil
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
+)
+
+// The golden values below were produced by upstream's controller.ComputeHash
+// at k8s.io/kubernetes v1.37.2 (reference Appendix A); the conformance module
+// re-derives them from upstream's code.
+func TestComputeHashGolden(t *testing.T) {
+	nginx := corev1.PodTemplateSpec{}
+	nginx.Labels = map[string]string{"app": "nginx"}
+	nginx.Spec.Containers = []corev1.Container{{Name: "nginx", Image: "nginx:1.27"}}
+	testTemplate := corev1.PodTemplateSpec{}
+	testTemplate.Labels = map[string]string{"foo": "bar"}
+	testTemplate.Spec.Containers = []corev1.Container{{Image: "foo/bar"}}
+
+	decoded := func(cpu string) corev1.PodTemplateSpec {
+		var tpl corev1.PodTemplateSpec
+		doc := `{"metadata":{"labels":{"app":"q"}},"spec":{"containers":[{"name":"c","image":"i","resources":{"requests":{"cpu":"` + cpu + `"}}}]}}`
+		if err := json.Unmarshal([]byte(doc), &tpl); err != nil {
+			t.Fatal(err)
+		}
+		return tpl
+	}
+	stringCalled := decoded("1000m")
+	q := stringCalled.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU]
+	_ = q.String()
+	stringCalled.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = q
+	newQuantity := decoded("1")
+	newQuantity.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = *resource.NewQuantity(1, resource.DecimalSI)
+
+	tests := []struct {
+		name      string
+		template  corev1.PodTemplateSpec
+		collision *int32
+		want      string
+		reason    string
+	}{
+		{name: "empty", want: "54f4c57dcb", reason: "the dump of the zero template"},
+		{name: "empty cc 0", collision: ptr.To[int32](0), want: "98789f664", reason: "collisionCount 0 still appends 8 zero bytes, and the decimal sum has 9 digits"},
+		{name: "empty cc 1", collision: ptr.To[int32](1), want: "6554565b97", reason: "collisionCount is mixed in little-endian"},
+		{name: "empty cc 2", collision: ptr.To[int32](2), want: "7bcbcd84db", reason: "each collision count gives a new name"},
+		{name: "empty cc max", collision: ptr.To[int32](math.MaxInt32), want: "7d688c8ff6", reason: "the largest count"},
+		{name: "empty cc -1", collision: ptr.To[int32](-1), want: "6865669fbd", reason: "negative counts hash as their two's complement"},
+		{name: "empty labels map", template: corev1.PodTemplateSpec{}, want: "5bd4f98d7f", reason: "an empty non-nil label map dumps differently from nil"},
+		{name: "upstream test template", template: testTemplate, want: "5d94f67bbb", reason: "the template of upstream's newDeployment test helper"},
+		{name: "nginx", template: nginx, want: "76f8596b8b", reason: "a typical template"},
+		{name: "nginx cc 1", template: nginx, collision: ptr.To[int32](1), want: "549bbcb6b7", reason: "a collision renames it"},
+		{name: "decoded cpu 1", template: decoded("1"), want: "868fcd767c", reason: "quantities hash by their internal state after decoding"},
+		{name: "decoded cpu 1000m", template: decoded("1000m"), want: "58695997bb", reason: "1000m and 1 are equal quantities but hash differently"},
+		{name: "cpu String called", template: stringCalled, want: "67c5795f8c", reason: "String() caches the text form inside the quantity"},
+		{name: "cpu NewQuantity", template: newQuantity, want: "75798db6d", reason: "a constructed quantity has yet another internal form"},
+	}
+	tests[6].template.Labels = map[string]string{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Fatal("reason must be provided")
+			}
+			if got := ComputeHash(&tt.template, tt.collision); got != tt.want {
+				t.Errorf("ComputeHash = %q, want %q (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+}

@@ -1,0 +1,29 @@
+// Package deploysync is the Kubernetes Deployment controller's sync as a
+// pure function: [Sync] takes a snapshot of a Deployment, its namespace's
+// ReplicaSets and (for Recreate) their pods, plus the time, and returns the
+// [Plan] that one sync of kube-controller-manager v1.37.2 would carry out —
+// the ReplicaSet creates, scales, annotation updates, deletes, adoptions and
+// releases, the Deployment status update, the events, and when to look
+// again. [Apply] performs a plan on a [State] in memory.
+//
+// Nothing here talks to a cluster, reads a clock, logs, or modifies its
+// arguments. A controller lists its objects, calls Sync, applies the plan
+// with its own client and requeues; a tool or a test calls Sync and Apply in
+// a loop.
+//
+// # What a plan means
+//
+// Upstream interleaves decisions with API calls and may write one object
+// several times in a sync, each time from its cache (so a real apiserver
+// rejects the later writes with a conflict and the next sync retries). A
+// plan holds the intent instead: each object is written once per kind of
+// write, carrying every change the sync made to it, placed where its last
+// write happened. Every action says why it follows from the state.
+//
+// # Fidelity
+//
+// The conformance module runs upstream's own syncDeployment beside Sync on
+// scenario, random and trajectory states and compares every field, event,
+// error and requeue. Deviations exist only where upstream's int32 arithmetic
+// would wrap around; they are listed in the README's Fidelity section.
+package deploysync

@@ -1,0 +1,67 @@
+package recreate
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// ScaleDownOld decides to scale every old ReplicaSet that still has replicas
+// to zero, in the given order.
+func ScaleDownOld(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []deployutil.Scale {
+	var out []deployutil.Scale
+	for _, rs := range old {
+		if *rs.Spec.Replicas == 0 {
+			continue
+		}
+		if s, ok := deployutil.ScaleReplicaSet(rs, 0, d, false, fmt.Sprintf(
+			"scale down old ReplicaSet %s %d→0: Recreate stops every old pod before starting new ones", rs.Name, *rs.Spec.Replicas)); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// OldPodsRunning reports whether an old pod may still run, by these rules in
+// order:
+//
+//  1. Any old ReplicaSet reporting status.replicas > 0: true.
+//  2. Any pod of an old ReplicaSet (pods are keyed by the UID of their
+//     controlling ReplicaSet) whose phase is not Failed or Succeeded: true.
+//     The phase alone decides: a terminating pod still Running counts, and
+//     so does a pod in phase Unknown or with no phase.
+//
+// Pods of ReplicaSets not in old are not looked at.
+func OldPodsRunning(old []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (bool, string) {
+	if n := deployutil.StatusReplicas(old); n > 0 {
+		return true, fmt.Sprintf("old ReplicaSets still report %d pods", n)
+	}
+	for _, rs := range old {
+		for _, p := range pods[rs.UID] {
+			switch p.Status.Phase {
+			case corev1.PodFailed, corev1.PodSucceeded:
+				continue
+			}
+			phase := string(p.Status.Phase)
+			if phase == "" {
+				phase = "no phase"
+			}
+			if p.DeletionTimestamp != nil {
+				phase += ", terminating"
+			}
+			return true, fmt.Sprintf("old pod %s of ReplicaSet %s has not finished (%s)", p.Name, rs.Name, phase)
+		}
+	}
+	return false, ""
+}
+
+// ScaleUpNew decides to run the new ReplicaSet at spec.replicas; ok is false
+// when it already does.
+func ScaleUpNew(d *appsv1.Deployment, newRS *appsv1.ReplicaSet) (deployutil.Scale, bool) {
+	return deployutil.ScaleReplicaSet(newRS, *d.Spec.Replicas, d, false, fmt.Sprintf(
+		"scale up new ReplicaSet %s %d→%d: no old pod runs any more", newRS.Name, *newRS.Spec.Replicas, *d.Spec.Replicas))
+}

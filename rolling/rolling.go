@@ -1,0 +1,116 @@
+package rolling
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// ScaleNew decides the new ReplicaSet's size, by these rules in order:
+//
+//  1. Already spec.replicas: nothing.
+//  2. Larger than spec.replicas: shrink it to spec.replicas.
+//  3. Smaller: grow it by what maxSurge leaves room for above spec.replicas,
+//     counting the spec of every ReplicaSet in allRSs, but not past
+//     spec.replicas (see [deployutil.NewReplicaSetReplicas]).
+//
+// ok is false when nothing is written.
+func ScaleNew(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (s deployutil.Scale, ok bool, err error) {
+	want, cur := *d.Spec.Replicas, *newRS.Spec.Replicas
+	switch {
+	case cur == want:
+		return deployutil.Scale{}, false, nil
+	case cur > want:
+		s, ok = deployutil.ScaleReplicaSet(newRS, want, d, false,
+			fmt.Sprintf("scale down new ReplicaSet %s %d→%d: the Deployment wants %d replicas", newRS.Name, cur, want, want))
+		return s, ok, nil
+	}
+	n, err := deployutil.NewReplicaSetReplicas(d, allRSs, newRS)
+	if err != nil {
+		return deployutil.Scale{}, false, err
+	}
+	s, ok = deployutil.ScaleReplicaSet(newRS, n, d, false, growReason(d, allRSs, newRS, n))
+	return s, ok, nil
+}
+
+func growReason(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, n int32) string {
+	cur := *newRS.Spec.Replicas
+	return fmt.Sprintf("scale up new ReplicaSet %s %d→%d: maxSurge %d allows %d pods, %d exist",
+		newRS.Name, cur, n, deployutil.MaxSurge(d), deployutil.MaxReplicas(d), deployutil.SpecReplicas(allRSs))
+}
+
+// ScaleDownOld decides how the active old ReplicaSets shrink, in two phases:
+//
+//  1. The room: all pods (spec, all ReplicaSets) − minAvailable (replicas −
+//     maxUnavailable) − the new ReplicaSet's unavailable pods. With no room,
+//     nothing happens.
+//  2. Unhealthy replicas go first: oldest ReplicaSet first, each loses its
+//     unavailable replicas (spec − available), within the room.
+//  3. Then healthy ones: if more pods are available (all ReplicaSets) than
+//     minAvailable, the excess is taken from the old ReplicaSets, oldest
+//     first, using the sizes phase 2 left.
+//
+// scaled reports whether anything shrank. Matches upstream's swallowed
+// error: an old ReplicaSet reporting more available replicas than its spec
+// (status lagging a scale-down) stops phase 2 where it is — the writes
+// decided so far stand — skips phase 3, and reports scaled false.
+func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (scales []deployutil.Scale, scaled bool) {
+	if deployutil.SpecReplicas(activeOld) == 0 {
+		return nil, false
+	}
+	minAvailable := int64(*d.Spec.Replicas - deployutil.MaxUnavailable(d))
+	newUnavailable := int64(*newRS.Spec.Replicas) - int64(newRS.Status.AvailableReplicas)
+	room := int64(deployutil.SpecReplicas(allRSs)) - minAvailable - newUnavailable
+	if room <= 0 {
+		return nil, false
+	}
+	old := deployutil.SortedByCreation(activeOld)
+	var cleaned int64
+	for i, rs := range old {
+		if cleaned >= room {
+			break
+		}
+		spec, avail := int64(*rs.Spec.Replicas), int64(rs.Status.AvailableReplicas)
+		if spec == 0 || spec == avail {
+			continue
+		}
+		n := min(room-cleaned, spec-avail)
+		if n < 0 {
+			return scales, false
+		}
+		s, ok := deployutil.ScaleReplicaSet(rs, int32(spec-n), d, false, fmt.Sprintf(
+			"scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go",
+			rs.Name, spec, spec-n, spec-avail, room))
+		if ok {
+			scales = append(scales, s)
+			old[i] = s.To
+		}
+		cleaned += n
+	}
+	available := int64(deployutil.AvailableReplicas(append(old[:len(old):len(old)], newRS)))
+	if available <= minAvailable {
+		return scales, cleaned > 0
+	}
+	budget := available - minAvailable
+	var shrunk int64
+	for _, rs := range deployutil.SortedByCreation(old) {
+		if shrunk >= budget {
+			break
+		}
+		spec := int64(*rs.Spec.Replicas)
+		if spec == 0 {
+			continue
+		}
+		n := min(spec, budget-shrunk)
+		s, ok := deployutil.ScaleReplicaSet(rs, int32(spec-n), d, false, fmt.Sprintf(
+			"scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)",
+			rs.Name, spec, spec-n, available, minAvailable, *d.Spec.Replicas, deployutil.MaxUnavailable(d)))
+		if ok {
+			scales = append(scales, s)
+		}
+		shrunk += n
+	}
+	return scales, cleaned+shrunk > 0
+}

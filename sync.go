@@ -1,0 +1,236 @@
+package deploysync
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/recreate"
+	"github.com/deploysync/deploysync/revision"
+	"github.com/deploysync/deploysync/rolling"
+	"github.com/deploysync/deploysync/scaling"
+)
+
+// Sync decides what one sync of the Deployment controller does with a
+// state. It follows upstream's syncDeployment, branch by branch, in order:
+//
+//  1. SelectingAll: an empty selector gets a warning event and, if the
+//     generation is new, an observedGeneration update — nothing else.
+//  2. ReplicaSets are claimed: orphans whose labels match are adopted, owned
+//     ones that stopped matching are released (not while the Deployment is
+//     being deleted).
+//  3. Deleting: a Deployment being deleted only gets its status updated
+//     (and its new ReplicaSet's annotations synced).
+//  4. The Progressing condition records a pause (DeploymentPaused) or a
+//     resume (DeploymentResumed), when there is a progress deadline.
+//  5. Paused: proportional scaling and history cleanup, no rollout.
+//  6. Rollback: the deprecated rollback annotation rolls the template back
+//     to a revision and is cleared.
+//  7. ScalingEvent: spec.replicas changed since the ReplicaSets were sized;
+//     they are scaled proportionally, the rollout waits.
+//  8. Recreate or RollingUpdate: one step of the rollout, then history
+//     cleanup if the rollout was already complete, then status and progress.
+//
+// Sync returns an [*deployutil.InputError] (matching
+// [deployutil.ErrInvalidInput]) for a state an apiserver would not have
+// accepted or whose arithmetic would overflow; otherwise a plan. It never
+// modifies the state; the plan's objects are its own.
+func Sync(s State, opts ...Option) (Plan, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := deployutil.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
+		return Plan{}, err
+	}
+	ss := newSession(s, o)
+	branch, err := ss.run()
+	p := Plan{Branch: branch, Actions: ss.plan(), Err: err}
+	if err == nil {
+		p.Requeue, p.RequeueAfter = ss.requeue, ss.requeueAfter
+	}
+	return p, nil
+}
+
+func (s *session) run() (Branch, error) {
+	d := s.d
+	if deployutil.IsSelectingAll(d) {
+		s.event(corev1.EventTypeWarning, deployutil.EventSelectingAll,
+			"This deployment is selecting all pods. A non-empty selector is required.",
+			"the selector is empty; the controller acts on no Deployment that selects every pod")
+		if d.Status.ObservedGeneration < d.Generation {
+			d.Status.ObservedGeneration = d.Generation
+			s.updateStatus(fmt.Sprintf("observe generation %d", d.Generation))
+		}
+		return SelectingAll, nil
+	}
+	rsList := s.claim()
+	if d.DeletionTimestamp != nil {
+		return Deleting, s.syncStatusOnly(rsList)
+	}
+	s.checkPausedConditions()
+	if d.Spec.Paused {
+		return Paused, s.sync(rsList)
+	}
+	if _, ok := revision.RollbackTo(d); ok {
+		return Rollback, s.rollback(rsList)
+	}
+	scalingEvent, err := s.isScalingEvent(rsList)
+	if err != nil {
+		return ScalingEvent, err
+	}
+	if scalingEvent {
+		return ScalingEvent, s.sync(rsList)
+	}
+	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+		return Recreate, s.rolloutRecreate(rsList)
+	}
+	return RollingUpdate, s.rolloutRolling(rsList)
+}
+
+// claim decides ownership in the state's order and returns the claimed
+// ReplicaSets as read.
+func (s *session) claim() []*appsv1.ReplicaSet {
+	claimed, changes, _ := deployutil.Claim(s.d, s.rss) // the selector was validated
+	for _, c := range changes {
+		kind := releaseRS
+		if c.Adopt {
+			kind = adoptRS
+		}
+		s.log = append(s.log, entry{kind: kind, name: c.ReplicaSet.Name, why: c.Why})
+	}
+	return claimed
+}
+
+func (s *session) syncStatusOnly(rsList []*appsv1.ReplicaSet) error {
+	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
+	if err != nil {
+		return err
+	}
+	s.syncDeploymentStatus(append(old, newRS), newRS)
+	return nil
+}
+
+// sync is upstream's path for paused Deployments and scaling events.
+func (s *session) sync(rsList []*appsv1.ReplicaSet) error {
+	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
+	if err != nil {
+		return err
+	}
+	if newRS != nil || len(old) > 0 {
+		// Upstream sorts the old ReplicaSets newest first in place here;
+		// cleanup below sees that order.
+		old = deployutil.SortedByCreationNewestFirst(old)
+	}
+	for _, sc := range scaling.Scale(s.d, newRS, old) {
+		s.scale(sc)
+	}
+	if _, rollback := revision.RollbackTo(s.d); s.d.Spec.Paused && !rollback {
+		s.cleanup(old)
+	}
+	s.syncDeploymentStatus(append(old, newRS), newRS)
+	return nil
+}
+
+func (s *session) checkPausedConditions() {
+	d := s.d
+	if !deployutil.HasProgressDeadline(d) {
+		return
+	}
+	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+	if c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded {
+		return
+	}
+	pausedNoted := c != nil && c.Reason == deployutil.ReasonDeploymentPaused
+	switch {
+	case d.Spec.Paused && !pausedNoted:
+		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
+			deployutil.ReasonDeploymentPaused, "Deployment is paused", s.now))
+		s.updateStatus("the Deployment is paused: Progressing becomes Unknown so the pause does not count against the progress deadline")
+	case !d.Spec.Paused && pausedNoted:
+		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
+			deployutil.ReasonDeploymentResumed, "Deployment is resumed", s.now))
+		s.updateStatus("the Deployment is resumed: the progress deadline starts again now")
+	}
+}
+
+func (s *session) isScalingEvent(rsList []*appsv1.ReplicaSet) (bool, error) {
+	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
+	if err != nil {
+		return false, err
+	}
+	return scaling.IsScalingEvent(s.d, newRS, old), nil
+}
+
+func (s *session) cleanup(old []*appsv1.ReplicaSet) {
+	for _, del := range revision.Cleanup(s.d, old) {
+		s.log = append(s.log, entry{kind: deleteRS, name: del.ReplicaSet.Name, why: del.Why})
+	}
+}
+
+func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
+	d := s.d
+	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, true)
+	if err != nil {
+		return err
+	}
+	allRSs := append(old[:len(old):len(old)], newRS)
+	sc, ok, err := rolling.ScaleNew(d, allRSs, newRS)
+	if err != nil {
+		return err
+	}
+	if ok {
+		s.scale(sc)
+		s.syncRolloutStatus(allRSs, newRS)
+		return nil
+	}
+	scales, scaled := rolling.ScaleDownOld(d, allRSs, deployutil.FilterActive(old), newRS)
+	for _, sc := range scales {
+		s.scale(sc)
+	}
+	if scaled {
+		s.syncRolloutStatus(allRSs, newRS)
+		return nil
+	}
+	if deployutil.Complete(d, &d.Status) {
+		s.cleanup(old)
+	}
+	s.syncRolloutStatus(allRSs, newRS)
+	return nil
+}
+
+func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
+	d := s.d
+	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
+	if err != nil {
+		return err
+	}
+	allRSs := append(old[:len(old):len(old)], newRS)
+	if scales := recreate.ScaleDownOld(d, deployutil.FilterActive(old)); len(scales) > 0 {
+		for _, sc := range scales {
+			s.scale(sc)
+		}
+		s.syncRolloutStatus(allRSs, newRS)
+		return nil
+	}
+	if running, _ := recreate.OldPodsRunning(old, s.pods); running {
+		s.syncRolloutStatus(allRSs, newRS)
+		return nil
+	}
+	if newRS == nil {
+		if newRS, old, err = s.getAllReplicaSetsAndSyncRevision(rsList, true); err != nil {
+			return err
+		}
+		allRSs = append(old[:len(old):len(old)], newRS)
+	}
+	if sc, ok := recreate.ScaleUpNew(d, newRS); ok {
+		s.scale(sc)
+	}
+	if deployutil.Complete(d, &d.Status) {
+		s.cleanup(old)
+	}
+	s.syncRolloutStatus(allRSs, newRS)
+	return nil
+}
