@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# test.sh runs every test of every module of the repository, as CI does:
+# formatting, vet and staticcheck, the library's tests (examples, goldens,
+# fuzz seed corpora), each benchmark once, the conformance suites against
+# upstream's controller, and the nested example modules.
+#
+# Environment: DEPLOYSYNC_LONG=1 runs the long conformance suites.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+step() { printf '\n==> %s\n' "$*"; }
+
+step "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './conformance/_patched/*'))
+if [ -n "$unformatted" ]; then
+	echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
+fi
+
+step "go vet (library)"
+go vet ./...
+
+step "staticcheck (library)"
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+step "go test (library)"
+go test -count=1 -cover ./...
+
+step "benchmarks compile and run once"
+go test -count=1 -run '^$' -bench . -benchtime=1x ./... >/dev/null
+
+if [ -d conformance ]; then
+	step "conformance (upstream kube-controller-manager v1.37.2 beside Sync)"
+	bash conformance/hack/patch-apimachinery.sh
+	(cd conformance && go vet ./... && go test -count=1 -timeout 60m ./...)
+fi
+
+step "all tests passed"
