@@ -1,0 +1,481 @@
+// Package gen generates Deployment states from a stream of choices, for
+// property tests, fuzzing and the conformance suite. A [Source] makes the
+// choices: a fuzzer's bytes, a seeded random generator, or a property-test
+// framework that shrinks failures.
+//
+// [Valid] produces states an apiserver could hold and Sync accepts; [Any]
+// starts from a valid state and may break it, to exercise validation.
+package gen
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// Source makes the generator's choices.
+type Source interface {
+	// Intn returns a number in [0, n); n > 0.
+	Intn(n int) int
+}
+
+// Bytes is a Source reading a fuzzer's input; once the bytes run out every
+// choice is 0 (the simplest option).
+type Bytes struct {
+	b []byte
+}
+
+// NewBytes returns a Source over b.
+func NewBytes(b []byte) *Bytes { return &Bytes{b: b} }
+
+// Intn implements Source.
+func (s *Bytes) Intn(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	var v int
+	need := 1
+	if n > 256 {
+		need = 4
+	}
+	for i := 0; i < need; i++ {
+		v <<= 8
+		if len(s.b) > 0 {
+			v |= int(s.b[0])
+			s.b = s.b[1:]
+		}
+	}
+	return v % n
+}
+
+// Rand is a Source from a seeded generator.
+type Rand struct{ r *rand.Rand }
+
+// NewRand returns a Source seeded with seed.
+func NewRand(seed uint64) *Rand { return &Rand{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
+
+// Intn implements Source.
+func (s *Rand) Intn(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return s.r.IntN(n)
+}
+
+// Case is a generated state with the options of its sync.
+type Case struct {
+	State               deploysync.State
+	TerminatingReplicas bool
+}
+
+// Options returns the Sync options of the case.
+func (c Case) Options() []deploysync.Option {
+	return []deploysync.Option{deploysync.WithTerminatingReplicas(c.TerminatingReplicas)}
+}
+
+// Base is the time around which every generated timestamp lies.
+var Base = time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+
+type g struct {
+	src Source
+}
+
+func (g g) n(n int) int       { return g.src.Intn(n) }
+func (g g) chance(pct int) bool { return g.src.Intn(100) < pct }
+func pick[T any](g g, xs ...T) T {
+	return xs[g.n(len(xs))]
+}
+
+// Valid generates a state an apiserver could hold: every field Sync
+// validates is valid, and none of the overflows Sync refuses can happen.
+func Valid(src Source) Case {
+	gg := g{src}
+	d := gg.deployment()
+	c := Case{TerminatingReplicas: gg.chance(80)}
+	c.State = deploysync.State{Deployment: d, Now: Base}
+	nRS := gg.n(16)
+	if gg.chance(30) {
+		nRS = gg.n(4)
+	}
+	names := map[string]bool{}
+	for i := 0; i < nRS; i++ {
+		rs := gg.replicaSet(d, i)
+		if names[rs.Name] {
+			continue
+		}
+		names[rs.Name] = true
+		c.State.ReplicaSets = append(c.State.ReplicaSets, rs)
+	}
+	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType || gg.chance(10) {
+		c.State.Pods = gg.pods(c.State.ReplicaSets)
+	}
+	gg.deploymentStatus(d, c.State.ReplicaSets)
+	return c
+}
+
+var images = []string{"nginx:1", "nginx:2", "nginx:3", "nginx:4"}
+
+func template(image string, hash string) corev1.PodTemplateSpec {
+	labels := map[string]string{"app": "web"}
+	if hash != "" {
+		labels[deployutil.PodTemplateHashLabel] = hash
+	}
+	return corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: labels},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: image}}},
+	}
+}
+
+func (g g) replicas() int32 {
+	switch g.n(10) {
+	case 0:
+		return 0
+	case 1:
+		return int32(pick(g, 1000, 5000, 20000, 100000, 1<<30))
+	case 2, 3:
+		return int32(g.n(1001))
+	}
+	return int32(1 + g.n(12))
+}
+
+func (g g) intOrPercent(allowZero bool) intstr.IntOrString {
+	for {
+		var v intstr.IntOrString
+		if g.chance(50) {
+			v = intstr.FromInt32(int32(pick(g, 0, 0, 1, 1, 2, 3, 5, 10, 100)))
+		} else {
+			v = intstr.FromString(strconv.Itoa(pick(g, 0, 1, 10, 25, 25, 33, 50, 75, 100)) + "%")
+		}
+		if allowZero || v.String() != "0" && v.String() != "0%" {
+			return v
+		}
+	}
+}
+
+func (g g) deployment() *appsv1.Deployment {
+	replicas := g.replicas()
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: pick(g, "web", "web", "web", "a-rather-long-deployment-name"), Namespace: "default", UID: "d-uid",
+			Generation: int64(1 + g.n(4)), ResourceVersion: "100",
+			CreationTimestamp: metav1.NewTime(Base.Add(-48 * time.Hour)),
+		},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To(replicas),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: template(pick(g, images...), ""),
+		},
+	}
+	if g.chance(5) {
+		d.Spec.Selector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: metav1.LabelSelectorOpIn, Values: []string{"web", "api"}}}}
+	}
+	if g.chance(25) {
+		d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType
+	} else {
+		d.Spec.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
+		surge := g.intOrPercent(true)
+		unavailable := g.intOrPercent(surge.String() != "0" && surge.String() != "0%")
+		if replicas > 100000 {
+			// Keep replicas+maxSurge within int32 (Sync refuses more).
+			surge = intstr.FromString("25%")
+		}
+		d.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavailable}
+	}
+	d.Spec.MinReadySeconds = int32(pick(g, 0, 0, 0, 5, 30))
+	switch g.n(6) {
+	case 0:
+	case 1:
+		d.Spec.ProgressDeadlineSeconds = ptr.To[int32](math.MaxInt32)
+	default:
+		d.Spec.ProgressDeadlineSeconds = ptr.To(max(int32(pick(g, 60, 600, 600, 30)), d.Spec.MinReadySeconds+1))
+	}
+	switch g.n(6) {
+	case 0:
+	case 1:
+		d.Spec.RevisionHistoryLimit = ptr.To[int32](math.MaxInt32)
+	default:
+		d.Spec.RevisionHistoryLimit = ptr.To(int32(pick(g, 0, 1, 2, 10)))
+	}
+	d.Spec.Paused = g.chance(15)
+	if g.chance(8) {
+		d.DeletionTimestamp = ptr.To(metav1.NewTime(Base.Add(-time.Minute)))
+	}
+	ann := map[string]string{}
+	if g.chance(60) {
+		ann[deployutil.RevisionAnnotation] = strconv.Itoa(g.n(6))
+	}
+	if g.chance(20) {
+		ann["team"] = pick(g, "blue", "red")
+	}
+	if g.chance(15) {
+		ann[deployutil.ChangeCauseAnnotation] = pick(g, "v1", "v2", "v3")
+	}
+	if g.chance(5) {
+		ann[deployutil.LastAppliedConfigAnnotation] = "{}"
+	}
+	if g.chance(12) {
+		ann[deployutil.RollbackToAnnotation] = pick(g, "0", "0", "1", "2", "3", "9", "-1", "abc", "")
+	}
+	if len(ann) > 0 || g.chance(50) {
+		d.Annotations = ann
+	}
+	if g.chance(3) {
+		d.Spec.Selector = &metav1.LabelSelector{}
+	}
+	if g.chance(10) {
+		d.Status.CollisionCount = ptr.To(int32(g.n(3)))
+	}
+	return d
+}
+
+func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
+	image := pick(g, images...)
+	if g.chance(30) {
+		image = d.Spec.Template.Spec.Containers[0].Image
+	}
+	hash := "h" + strconv.Itoa(g.n(1000))
+	name := "web-" + hash
+	tpl := template(image, hash)
+	if g.chance(8) {
+		// The name the new ReplicaSet would get: a collision, or ours.
+		real := deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+		name = deployutil.ReplicaSetName(d.Name, real)
+		tpl.Labels[deployutil.PodTemplateHashLabel] = real
+	}
+	if g.chance(5) {
+		tpl.Labels = map[string]string{"app": "web"} // adopted from elsewhere: no hash label
+	}
+	replicas := int32(0)
+	if g.chance(60) {
+		replicas = int32(g.n(int(min(*d.Spec.Replicas, 1000)) + 3))
+	}
+	// Few distinct creation times: ties are common, as with one-second
+	// timestamps.
+	created := Base.Add(-time.Duration(g.n(6)) * time.Hour)
+	rs := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: "default", UID: types.UID("uid-" + name), ResourceVersion: strconv.Itoa(200 + i),
+			Generation: int64(1 + g.n(3)), Labels: cloneLabels(tpl.Labels), CreationTimestamp: metav1.NewTime(created),
+		},
+		Spec: appsv1.ReplicaSetSpec{
+			Replicas: ptr.To(replicas),
+			Selector: &metav1.LabelSelector{MatchLabels: cloneLabels(tpl.Labels)},
+			Template: tpl,
+		},
+	}
+	switch g.n(10) {
+	case 0:
+		rs.Labels = map[string]string{"app": "other"}
+	case 1:
+		rs.Labels = nil
+	}
+	switch g.n(10) {
+	case 0, 1:
+	case 2:
+		rs.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "other", UID: "other-uid", Controller: ptr.To(true)}}
+	case 3:
+		rs.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", UID: "cm-uid"}}
+	case 4:
+		rs.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID}}
+	default:
+		rs.OwnerReferences = []metav1.OwnerReference{deployutil.ControllerRef(d)}
+	}
+	// Status: what the ReplicaSet controller last reported.
+	cur := replicas
+	if g.chance(30) {
+		cur = int32(g.n(int(replicas) + 3))
+	}
+	ready := cur
+	if g.chance(40) {
+		ready = int32(g.n(int(cur) + 1))
+	}
+	avail := ready
+	if g.chance(40) {
+		avail = int32(g.n(int(ready) + 1))
+	}
+	rs.Status = appsv1.ReplicaSetStatus{Replicas: cur, FullyLabeledReplicas: cur, ReadyReplicas: ready, AvailableReplicas: avail}
+	switch g.n(5) {
+	case 0:
+	default:
+		rs.Status.ObservedGeneration = rs.Generation - int64(g.n(2))
+	}
+	switch g.n(4) {
+	case 0:
+	default:
+		rs.Status.TerminatingReplicas = ptr.To(int32(g.n(3)))
+	}
+	if g.chance(8) {
+		rs.Status.Conditions = []appsv1.ReplicaSetCondition{{Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
+			Reason: "FailedCreate", Message: "quota " + name, LastTransitionTime: metav1.NewTime(Base.Add(-time.Minute))}}
+	}
+	if g.chance(5) {
+		rs.DeletionTimestamp = ptr.To(metav1.NewTime(Base.Add(-time.Second)))
+	}
+	ann := map[string]string{}
+	switch g.n(10) {
+	case 0:
+	case 1:
+		ann[deployutil.RevisionAnnotation] = pick(g, "abc", "", "99999999999999999999", "-3")
+	default:
+		ann[deployutil.RevisionAnnotation] = strconv.Itoa(g.n(8))
+	}
+	dr := *d.Spec.Replicas
+	switch g.n(8) {
+	case 0:
+	case 1:
+		ann[deployutil.DesiredReplicasAnnotation] = pick(g, "abc", "-1", "", "4294967296x")
+	case 2, 3:
+		ann[deployutil.DesiredReplicasAnnotation] = strconv.Itoa(int(dr) + pick(g, -2, -1, 1, 2))
+	default:
+		ann[deployutil.DesiredReplicasAnnotation] = strconv.Itoa(int(dr))
+	}
+	switch g.n(8) {
+	case 0:
+	case 1:
+		ann[deployutil.MaxReplicasAnnotation] = pick(g, "abc", "0", "-2")
+	default:
+		ann[deployutil.MaxReplicasAnnotation] = strconv.Itoa(int(dr) + g.n(4))
+	}
+	if g.chance(10) {
+		ann[deployutil.RevisionHistoryAnnotation] = pick(g, "", "1", "1,2", ",")
+	}
+	if g.chance(10) {
+		ann["team"] = pick(g, "blue", "green")
+	}
+	if g.chance(10) {
+		ann[deployutil.ChangeCauseAnnotation] = pick(g, "v1", "v2")
+	}
+	if len(ann) > 0 || g.chance(50) {
+		rs.Annotations = ann
+	}
+	if g.chance(5) {
+		rs.Spec.MinReadySeconds = d.Spec.MinReadySeconds + 1
+	}
+	return rs
+}
+
+func cloneLabels(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func (g g) pods(rss []*appsv1.ReplicaSet) map[types.UID][]*corev1.Pod {
+	out := map[types.UID][]*corev1.Pod{}
+	for _, rs := range rss {
+		n := g.n(4)
+		if n == 0 && g.chance(50) {
+			continue
+		}
+		list := []*corev1.Pod{}
+		for j := 0; j < n; j++ {
+			name := rs.Name + "-p" + strconv.Itoa(j)
+			p := &corev1.Pod{
+				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: rs.Namespace, UID: types.UID("uid-" + name), Labels: cloneLabels(rs.Spec.Template.Labels),
+					OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}}},
+				Status: corev1.PodStatus{Phase: pick(g, corev1.PodRunning, corev1.PodPending, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown, "")},
+			}
+			if g.chance(30) {
+				p.DeletionTimestamp = ptr.To(metav1.NewTime(Base.Add(-time.Second)))
+			}
+			list = append(list, p)
+		}
+		out[rs.UID] = list
+	}
+	return out
+}
+
+// deploymentStatus gives the Deployment a valid status that is often the
+// one its ReplicaSets imply, with conditions whose times sit around the
+// progress deadline.
+func (g g) deploymentStatus(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
+	st := &d.Status
+	if g.chance(15) {
+		return
+	}
+	var cur, ready, avail int32
+	for _, rs := range rss {
+		cur += rs.Status.Replicas
+		ready += rs.Status.ReadyReplicas
+		avail += rs.Status.AvailableReplicas
+	}
+	if g.chance(30) {
+		cur, ready, avail = int32(g.n(20)), 0, 0
+		ready = int32(g.n(int(cur) + 1))
+		avail = int32(g.n(int(ready) + 1))
+	}
+	st.ObservedGeneration = d.Generation - int64(g.n(2))
+	st.Replicas, st.ReadyReplicas, st.AvailableReplicas = cur, ready, avail
+	st.UpdatedReplicas = int32(g.n(int(cur) + 1))
+	st.UnavailableReplicas = max(*d.Spec.Replicas-avail, 0)
+	if g.chance(70) {
+		st.TerminatingReplicas = ptr.To(int32(g.n(2)))
+	}
+	if g.chance(50) {
+		st.Conditions = append(st.Conditions, cond(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
+			"Deployment has minimum availability.", time.Hour))
+	}
+	if g.chance(70) {
+		deadline := time.Duration(600) * time.Second
+		if d.Spec.ProgressDeadlineSeconds != nil && *d.Spec.ProgressDeadlineSeconds != math.MaxInt32 {
+			deadline = time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second
+		}
+		ago := pick(g, deadline-time.Second, deadline, deadline+time.Second, time.Minute, deadline-500*time.Millisecond, 2*time.Hour, 0)
+		type c struct {
+			s      corev1.ConditionStatus
+			reason string
+		}
+		k := pick(g,
+			c{corev1.ConditionTrue, deployutil.ReasonReplicaSetUpdated}, c{corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable},
+			c{corev1.ConditionTrue, deployutil.ReasonNewReplicaSetCreated}, c{corev1.ConditionTrue, deployutil.ReasonFoundNewReplicaSet},
+			c{corev1.ConditionFalse, deployutil.ReasonProgressDeadlineExceeded}, c{corev1.ConditionUnknown, deployutil.ReasonDeploymentPaused},
+			c{corev1.ConditionUnknown, deployutil.ReasonDeploymentResumed})
+		pc := cond(appsv1.DeploymentProgressing, k.s, k.reason, "progress of web", ago)
+		if g.chance(50) {
+			st.Conditions = append([]appsv1.DeploymentCondition{pc}, st.Conditions...)
+		} else {
+			st.Conditions = append(st.Conditions, pc)
+		}
+	}
+	if g.chance(5) {
+		st.Conditions = append(st.Conditions, cond(appsv1.DeploymentReplicaFailure, corev1.ConditionTrue, "FailedCreate", "old failure", time.Hour))
+	}
+}
+
+func cond(t appsv1.DeploymentConditionType, s corev1.ConditionStatus, reason, msg string, ago time.Duration) appsv1.DeploymentCondition {
+	at := metav1.NewTime(Base.Add(-ago))
+	return appsv1.DeploymentCondition{Type: t, Status: s, Reason: reason, Message: msg, LastUpdateTime: at, LastTransitionTime: at}
+}
+
+// Deviation names the rule by which a case falls where deploysync
+// deliberately differs from upstream (see the README's Fidelity section), or
+// returns "" if upstream and deploysync must agree on it.
+func Deviation(c Case) string {
+	d := c.State.Deployment
+	if d == nil || d.Spec.Replicas == nil || deployutil.IsSelectingAll(d) {
+		return ""
+	}
+	maxReplicas := int64(deployutil.MaxReplicas(d))
+	for _, rs := range c.State.ReplicaSets {
+		if rs != nil && rs.Spec.Replicas != nil && int64(*rs.Spec.Replicas)*maxReplicas > math.MaxInt32 {
+			return "proportional-product-overflow"
+		}
+	}
+	return ""
+}
