@@ -63,7 +63,9 @@ func (s *Bytes) Intn(n int) int {
 type Rand struct{ r *rand.Rand }
 
 // NewRand returns a Source seeded with seed.
-func NewRand(seed uint64) *Rand { return &Rand{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
+func NewRand(seed uint64) *Rand {
+	return &Rand{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
 
 // Intn implements Source.
 func (s *Rand) Intn(n int) int {
@@ -91,7 +93,7 @@ type g struct {
 	src Source
 }
 
-func (g g) n(n int) int       { return g.src.Intn(n) }
+func (g g) n(n int) int         { return g.src.Intn(n) }
 func (g g) chance(pct int) bool { return g.src.Intn(100) < pct }
 func pick[T any](g g, xs ...T) T {
 	return xs[g.n(len(xs))]
