@@ -243,8 +243,13 @@ func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods ma
 			}
 		}
 	}
+	byUID := make(map[types.UID]*appsv1.ReplicaSet, len(rss))
+	for _, rs := range rss {
+		byUID[rs.UID] = rs
+	}
 	for uid, list := range pods {
-		if !uids[uid] {
+		rs := byUID[uid]
+		if rs == nil {
 			return &InputError{Object: "Pods", Field: "pods[" + string(uid) + "]", Kind: Invalid, Value: string(uid),
 				Detail: "pods are keyed by the UID of their controlling ReplicaSet, and no ReplicaSet in the state has this UID"}
 		}
@@ -252,9 +257,21 @@ func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods ma
 			if p == nil {
 				return &InputError{Object: "Pods", Field: fmt.Sprintf("pods[%s][%d]", uid, i), Kind: Required, Detail: "nil pod in the state"}
 			}
+			ref := metav1.GetControllerOfNoCopy(p)
+			if ref == nil || ref.Kind != "ReplicaSet" || ref.UID != uid || ref.Name != rs.Name || p.Namespace != rs.Namespace {
+				return &InputError{Object: "Pod " + p.Namespace + "/" + p.Name, Field: "metadata.ownerReferences", Kind: Invalid, Value: ownerString(ref),
+					Detail: fmt.Sprintf("the pod is listed under ReplicaSet %s/%s (UID %s) but is not controlled by it", rs.Namespace, rs.Name, uid)}
+			}
 		}
 	}
 	return nil
+}
+
+func ownerString(ref *metav1.OwnerReference) string {
+	if ref == nil {
+		return "no controller"
+	}
+	return fmt.Sprintf("%s %s (UID %s)", ref.Kind, ref.Name, ref.UID)
 }
 
 func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad func(string, ErrorKind, any, string) error) error {

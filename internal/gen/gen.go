@@ -152,17 +152,14 @@ func (g g) replicas() int32 {
 }
 
 func (g g) intOrPercent(allowZero bool) intstr.IntOrString {
-	for {
-		var v intstr.IntOrString
-		if g.chance(50) {
-			v = intstr.FromInt32(int32(pick(g, 0, 0, 1, 1, 2, 3, 5, 10, 100)))
-		} else {
-			v = intstr.FromString(strconv.Itoa(pick(g, 0, 1, 10, 25, 25, 33, 50, 75, 100)) + "%")
-		}
-		if allowZero || v.String() != "0" && v.String() != "0%" {
-			return v
-		}
+	ints, percents := []int{0, 0, 1, 1, 2, 3, 5, 10, 100}, []int{0, 1, 10, 25, 25, 33, 50, 75, 100}
+	if !allowZero {
+		ints, percents = ints[2:], percents[1:]
 	}
+	if g.chance(50) {
+		return intstr.FromInt32(int32(pick(g, ints...)))
+	}
+	return intstr.FromString(strconv.Itoa(pick(g, percents...)) + "%")
 }
 
 func (g g) deployment() *appsv1.Deployment {
