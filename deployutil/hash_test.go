@@ -2,12 +2,16 @@ package deployutil
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync/internal/testutil"
 )
 
 // The golden values below were produced by upstream's controller.ComputeHash
@@ -66,6 +70,89 @@ func TestComputeHashGolden(t *testing.T) {
 			}
 			if got := ComputeHash(&tt.template, tt.collision); got != tt.want {
 				t.Errorf("ComputeHash = %q, want %q (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+// TestComputeHashCollisionCount restates upstream's TestComputeHash (2
+// rows): different collision counts give different hashes, and a nil count
+// differs from the largest one.
+func TestComputeHashCollisionCount(t *testing.T) {
+	tests := []struct {
+		name       string
+		count      *int32
+		otherCount *int32
+		reason     string
+	}{
+		{name: "1 and 2", count: ptr.To[int32](1), otherCount: ptr.To[int32](2), reason: "upstream: each collision gives another name"},
+		{name: "nil and MaxInt32", count: nil, otherCount: ptr.To[int32](math.MaxInt32), reason: "upstream: the largest count still changes the hash"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Errorf("reason must be provided")
+			}
+			tpl := &corev1.PodTemplateSpec{}
+			frozen := testutil.Freeze(t, tpl)
+			defer frozen.Check(t)
+			if a, b := ComputeHash(tpl, tt.count), ComputeHash(tpl, tt.otherCount); a == b {
+				t.Errorf("both hashes are %q (%s)", a, tt.reason)
+			}
+		})
+	}
+}
+
+// TestComputeHashNoCollisions restates upstream's TestPodTemplateSpecHash:
+// 1000 decoded templates that differ in one field get 1000 hashes.
+func TestComputeHashNoCollisions(t *testing.T) {
+	seen := make(map[string]int)
+	for i := 0; i < 1000; i++ {
+		doc := fmt.Sprintf(`{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"registry.example/web:1.%d",`+
+			`"ports":[{"containerPort":8080,"protocol":"TCP"}],"resources":{"requests":{"cpu":"250m","memory":"64Mi"}}}],`+
+			`"restartPolicy":"Always","dnsPolicy":"ClusterFirst","securityContext":{}}}`, i)
+		var tpl corev1.PodTemplateSpec
+		if err := json.Unmarshal([]byte(doc), &tpl); err != nil {
+			t.Fatal(err)
+		}
+		frozen := testutil.Freeze(t, &tpl)
+		h := ComputeHash(&tpl, nil)
+		frozen.Check(t)
+		if j, ok := seen[h]; ok {
+			t.Fatalf("templates %d and %d both hash to %q", j, i, h)
+		}
+		seen[h] = i
+	}
+}
+
+// TestReplicaSetName restates upstream's TestGenerateReplicaSetName (4
+// rows) and the names of the reference's Appendix A.
+func TestReplicaSetName(t *testing.T) {
+	tests := []struct {
+		name       string
+		deployment string
+		hash       string
+		want       string
+		reason     string
+	}{
+		{name: "short", deployment: "my-deployment", hash: "abcde12345", want: "my-deployment-abcde12345",
+			reason: "upstream: name, dash, hash"},
+		{name: "longest untruncated", deployment: strings.Repeat("a", 242), hash: "abcde12345", want: strings.Repeat("a", 242) + "-abcde12345",
+			reason: "upstream: 242 + 1 + 10 = 253 characters fit"},
+		{name: "truncated", deployment: strings.Repeat("b", 250), hash: "abcde12345", want: strings.Repeat("b", 242) + "-abcde12345",
+			reason: "upstream: the Deployment name is cut to fit 253 characters"},
+		{name: "hash never cut", deployment: strings.Repeat("d", 252), hash: strings.Repeat("h", 252), want: strings.Repeat("d", 252) + "-" + strings.Repeat("h", 252),
+			reason: "upstream: with no room left at all, nothing is cut"},
+		{name: "reference", deployment: "nginx-deploy", hash: "54f4c57dcb", want: "nginx-deploy-54f4c57dcb",
+			reason: "reference Appendix A: the name for the empty template"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Errorf("reason must be provided")
+			}
+			if got := ReplicaSetName(tt.deployment, tt.hash); got != tt.want {
+				t.Errorf("ReplicaSetName = %q, want %q (%s)", got, tt.want, tt.reason)
 			}
 		})
 	}

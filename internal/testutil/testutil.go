@@ -70,6 +70,10 @@ func deepCopy(o any) (any, bool) {
 		}
 		out := make(map[types.UID][]*corev1.Pod, len(x))
 		for k, v := range x {
+			if v == nil {
+				out[k] = nil
+				continue
+			}
 			l := make([]*corev1.Pod, len(v))
 			for i, p := range v {
 				l[i] = p.DeepCopy()
