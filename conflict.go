@@ -1,0 +1,48 @@
+package deploysync
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// ResolveAlreadyExists answers a [action.CreateReplicaSet] that the server
+// refused because a ReplicaSet of that name exists (the caller's cache did
+// not show it), as upstream answers it, given the Deployment as planned and
+// the existing ReplicaSet read from the server:
+//
+//  1. If the existing ReplicaSet is controlled by the Deployment and has its
+//     pod template (ignoring pod-template-hash), it is the new ReplicaSet
+//     already: the plan is empty and asks for a requeue; the next sync, with
+//     a fresh cache, carries on with it.
+//  2. Otherwise it is a hash collision: the plan raises
+//     status.collisionCount (nil becomes 1) so the next sync computes
+//     another name, and its Err is a [*HashCollisionError].
+//
+// Neither argument is modified.
+func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (Plan, error) {
+	if d == nil || existing == nil {
+		return Plan{}, &deployutil.InputError{Object: "ResolveAlreadyExists", Field: "arguments", Kind: deployutil.Required,
+			Detail: "both the Deployment and the existing ReplicaSet are needed"}
+	}
+	ref := metav1.GetControllerOfNoCopy(existing)
+	if ref != nil && ref.UID == d.UID && deployutil.EqualIgnoreHash(&d.Spec.Template, &existing.Spec.Template) {
+		return Plan{Requeue: true}, nil
+	}
+	n := int32(1)
+	if d.Status.CollisionCount != nil {
+		n = *d.Status.CollisionCount + 1
+	}
+	bumped := d.DeepCopy()
+	bumped.Status.CollisionCount = &n
+	err := &HashCollisionError{Name: existing.Name, CollisionCount: n}
+	return Plan{
+		Actions: []action.Action{&action.UpdateDeploymentStatus{Deployment: bumped, Why: fmt.Sprintf(
+			"hash collision: %s exists and is not this Deployment's ReplicaSet with this template; collisionCount %d gives the next sync another name", existing.Name, n)}},
+		Err: err,
+	}, nil
+}

@@ -1,0 +1,72 @@
+package deploysync_test
+
+import (
+	"errors"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testutil"
+)
+
+func TestResolveAlreadyExists(t *testing.T) {
+	ours := func() *appsv1.ReplicaSet { return scenarios.ReplicaSet(scenarios.Steady("web-x", "nginx:1", 1, "1", 0)) }
+	tests := []struct {
+		name      string
+		existing  func() *appsv1.ReplicaSet
+		collision *int32
+		wantOurs  bool
+		wantCount int32
+		reason    string
+	}{
+		{name: "ours", existing: ours, wantOurs: true,
+			reason: "controlled by the Deployment with its template: upstream carries on with it"},
+		{name: "other template", existing: func() *appsv1.ReplicaSet {
+			rs := ours()
+			rs.Spec.Template = scenarios.Template("nginx:2")
+			return rs
+		}, wantCount: 1, reason: "same owner, other template: a collision; nil collisionCount becomes 1"},
+		{name: "orphan", existing: func() *appsv1.ReplicaSet {
+			rs := ours()
+			rs.OwnerReferences = nil
+			return rs
+		}, collision: ptr.To[int32](4), wantCount: 5, reason: "not controlled by the Deployment: a collision; 4 becomes 5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Fatal("reason must be provided")
+			}
+			d := scenarios.Deployment(3)
+			d.Status.CollisionCount = tt.collision
+			rs := tt.existing()
+			frozen := testutil.Freeze(t, d, rs)
+			p, err := deploysync.ResolveAlreadyExists(d, rs)
+			frozen.Check(t)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantOurs {
+				if len(p.Actions) != 0 || p.Err != nil || !p.Requeue {
+					t.Fatalf("want an empty plan asking for a requeue, got %s", p)
+				}
+				return
+			}
+			var hc *deploysync.HashCollisionError
+			if !errors.As(p.Err, &hc) || hc.CollisionCount != tt.wantCount || hc.Name != rs.Name {
+				t.Fatalf("Err = %v, want a HashCollisionError with count %d", p.Err, tt.wantCount)
+			}
+			st, ok := p.Actions[0].(*action.UpdateDeploymentStatus)
+			if len(p.Actions) != 1 || !ok || *st.Deployment.Status.CollisionCount != tt.wantCount {
+				t.Fatalf("want one status update with collisionCount %d, got %s", tt.wantCount, p)
+			}
+		})
+	}
+	if _, err := deploysync.ResolveAlreadyExists(nil, nil); err == nil {
+		t.Error("nil arguments accepted")
+	}
+}
