@@ -21,8 +21,12 @@ fi
 # the conformance go.mod (whose replacement may not exist yet) is not consulted.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-src=$(cd "$tmp" && GOWORK=off GOFLAGS=-mod=mod go mod download -json "k8s.io/apimachinery@$version" |
-	sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
+json=$(cd "$tmp" && GOWORK=off GOFLAGS= go mod download -json "k8s.io/apimachinery@$version") || {
+	echo "patch-apimachinery: go mod download failed:" >&2
+	echo "$json" >&2
+	exit 1
+}
+src=$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",*$/\1/p')
 if [ -z "$src" ] || [ ! -d "$src" ]; then
 	echo "patch-apimachinery: cannot locate k8s.io/apimachinery@$version in the module cache" >&2
 	exit 1
@@ -33,15 +37,15 @@ cp -R "$src" "$stage"
 chmod -R u+w "$stage"
 
 file="$stage/pkg/apis/meta/v1/time.go"
-# Make Now consult a hook declared at the end of the file. The awk program fails if
-# the expected shape of Now is not found, so a changed upstream is noticed.
+# Make Now consult a hook declared at the end of the file. The awk program
+# fails if Now does not have the expected shape, so a change is noticed.
 awk '
-	/^func Now\(\) Time {$/ {
+	/^func Now\(\) Time [{]$/ {
 		print
 		innow = 1
 		next
 	}
-	innow && /^\treturn Time{time.Now\(\)}$/ {
+	innow && /^\treturn Time[{]time[.]Now\(\)[}]$/ {
 		print "\tif NowHook != nil {"
 		print "\t\treturn Time{NowHook()}"
 		print "\t}"
@@ -63,7 +67,7 @@ awk '
 	exit 1
 }
 mv "$file.new" "$file"
-gofmt -l "$file" | grep -q . && {
+"$(go env GOROOT)/bin/gofmt" -l "$file" | grep -q . && {
 	echo "patch-apimachinery: patched time.go is not gofmt-clean" >&2
 	exit 1
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -113,8 +114,8 @@ func Run(in Input) (Outcome, error) {
 	if err := dInf.Informer().GetIndexer().Add(d); err != nil {
 		return Outcome{}, fmt.Errorf("upstream.Run: caching the Deployment: %w", err)
 	}
-	for i, in := range in.ReplicaSets {
-		rs := in.DeepCopy()
+	for i, src := range in.ReplicaSets {
+		rs := src.DeepCopy()
 		if err := st.add(resReplicaSets, rs, rs); err != nil {
 			return Outcome{}, fmt.Errorf("upstream.Run: %w", err)
 		}
@@ -135,7 +136,10 @@ func Run(in Input) (Outcome, error) {
 		}
 	}
 
-	syncErr := syncDeployment(dc, ctx, d.Namespace+"/"+d.Name)
+	syncErr := callSync(ctx, dc, d.Namespace+"/"+d.Name)
+	if p, ok := syncErr.(panicError); ok {
+		return Outcome{Actions: st.actions}, fmt.Errorf("upstream.Run: syncDeployment panicked: %v\n%s", p.value, p.stack)
+	}
 
 	out := Outcome{
 		Events:             events.events,
@@ -153,10 +157,32 @@ func Run(in Input) (Outcome, error) {
 	return out, nil
 }
 
-// newClient returns a fake clientset whose every call is answered by st.
+// panicError carries a panic of upstream's out of callSync.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (p panicError) Error() string { return fmt.Sprint("panic: ", p.value) }
+
+// callSync calls upstream's syncDeployment, turning a panic into a
+// panicError: upstream dereferences fields the apiserver would have
+// defaulted, such as spec.replicas.
+func callSync(ctx context.Context, dc *deployment.DeploymentController, key string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError{value: r, stack: debug.Stack()}
+		}
+	}()
+	return syncDeployment(dc, ctx, key)
+}
+
+// newClient returns a fake clientset whose every call is answered by st: its
+// reactor comes first and handles everything, so the fake's own object
+// tracker is never consulted.
 func newClient(st *store) *fake.Clientset {
-	client := &fake.Clientset{}
-	client.AddReactor("*", "*", st.react)
+	client := fake.NewClientset()
+	client.PrependReactor("*", "*", st.react)
 	return client
 }
 

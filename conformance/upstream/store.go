@@ -7,6 +7,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -162,7 +163,7 @@ func (s *store) create(res string, sent runtime.Object) (runtime.Object, error) 
 		s.rsOrder = append(s.rsOrder, key)
 	}
 	s.logf("create %s %s: %s", res, key.name, summarizeCreate(o))
-	return typedObject(res, o)
+	return withRV(sent, rv)
 }
 
 // update replays an update as an intent: the change from the version the
@@ -199,7 +200,7 @@ func (s *store) update(res string, sent runtime.Object, sub string, protected ..
 	setMeta(o, "resourceVersion", rv)
 	s.snapshots[rv] = snapshot{key: key, obj: o}
 	s.logf("update %s%s %s%s: %s", res, sub, key.name, stale, compact(diff))
-	return typedObject(res, o)
+	return withRV(sent, rv)
 }
 
 // servedLatest reports whether rv is the most recent version of key that was
@@ -278,6 +279,18 @@ func (s *store) harnessErr(format string, args ...any) error {
 	s.actions = append(s.actions, line)
 	s.unexpected = append(s.unexpected, line)
 	return fmt.Errorf("conformance runner: %s", line)
+}
+
+// withRV returns a copy of a sent object carrying resourceVersion rv: what
+// the store hands back for a write (cheaper than decoding the stored JSON).
+func withRV(sent runtime.Object, rv string) (runtime.Object, error) {
+	out := sent.DeepCopyObject()
+	m, err := meta.Accessor(out)
+	if err != nil {
+		return nil, fmt.Errorf("conformance runner: %w", err)
+	}
+	m.SetResourceVersion(rv)
+	return out, nil
 }
 
 // typedObject decodes a stored object into a fresh typed object.

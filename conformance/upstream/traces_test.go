@@ -200,9 +200,12 @@ func TestB6HashCollision(t *testing.T) {
 	})
 
 	wantCalls(t, out,
-		"create replicasets "+goldenName+": already exists",
+		"create replicasets "+goldenName,
 		"update deployments/status web",
 	)
+	if !strings.HasSuffix(out.Actions[0], "already exists") {
+		t.Errorf("create: %q, want it refused as already existing", out.Actions[0])
+	}
 	if out.Err == nil || out.Err.Error() != `replicasets.apps "web-6bcddfc897" already exists` {
 		t.Errorf("Err = %v, want the AlreadyExists error", out.Err)
 	}
