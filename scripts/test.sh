@@ -28,6 +28,13 @@ go test -count=1 -cover ./...
 step "benchmarks compile and run once"
 go test -count=1 -run '^$' -bench . -benchtime=1x ./... >/dev/null
 
+for mod in examples/cli examples/controller; do
+	if [ -f "$mod/go.mod" ]; then
+		step "nested module $mod"
+		(cd "$mod" && go vet ./... && go test -count=1 ./...)
+	fi
+done
+
 if [ -d conformance ]; then
 	step "conformance (upstream kube-controller-manager v1.37.2 beside Sync)"
 	bash conformance/hack/patch-apimachinery.sh

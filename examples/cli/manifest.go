@@ -1,0 +1,297 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// Manifest is what a file holds for one Deployment: the Deployment, the
+// ReplicaSets of its namespace and their pods, each remembered with the
+// document it came from so that errors can point at it.
+type Manifest struct {
+	// File is the path the objects were read from.
+	File        string
+	Deployment  *appsv1.Deployment
+	ReplicaSets []*appsv1.ReplicaSet
+	// Pods are keyed by the UID of their controlling ReplicaSet.
+	Pods map[types.UID][]*corev1.Pod
+	// Notes say what was assumed or filled in (defaults, skipped objects).
+	Notes []string
+	// sources maps "Kind namespace/name" to the document it came from.
+	sources map[string]string
+}
+
+// State returns the manifest as a deploysync.State at now.
+func (m *Manifest) State(now metav1.Time) deploysync.State {
+	return deploysync.State{Deployment: m.Deployment, ReplicaSets: m.ReplicaSets, Pods: m.Pods, Now: now.Time}
+}
+
+// newDecoder returns a strict decoder of apps/v1 and v1 objects: unknown
+// and duplicate fields are errors that name the field.
+var newDecoder = sync.OnceValues(func() (runtime.Decoder, error) {
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{appsv1.AddToScheme, corev1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			return nil, err
+		}
+	}
+	return serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer(), nil
+})
+
+// object is a decoded object and where it came from.
+type object struct {
+	obj    runtime.Object
+	source string
+}
+
+// LoadManifest reads a file of YAML or JSON documents — several documents
+// separated by "---", or a v1 List as `kubectl get deploy,rs,pods -o yaml`
+// prints it — and picks the Deployment named deployment (or the only one).
+// It keeps the ReplicaSets of the Deployment's namespace and the pods they
+// control. Objects that never passed an apiserver (no metadata.uid) get its
+// defaults (deployutil.SetDefaults, deployutil.SetReplicaSetDefaults), a
+// UID derived from their name and generation 1; the Notes say so. Errors
+// name the file, the document and the field.
+func LoadManifest(path, deployment string) (*Manifest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	objs, err := decodeAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	m := &Manifest{File: path, Pods: map[types.UID][]*corev1.Pod{}, sources: map[string]string{}}
+	if err := m.pick(objs, deployment); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+func decodeAll(r io.Reader) ([]object, error) {
+	yr := utilyaml.NewYAMLReader(bufio.NewReader(r))
+	var out []object
+	for doc := 1; ; doc++ {
+		raw, err := yr.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", doc, err)
+		}
+		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
+			doc--
+			continue
+		}
+		src := fmt.Sprintf("document %d", doc)
+		objs, err := decode(raw, src)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+}
+
+// stripComments drops comment lines, so a document of comments only counts
+// as empty.
+func stripComments(b []byte) []byte {
+	var out []byte
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			out = append(out, line...)
+			out = append(out, '\n')
+		}
+	}
+	return out
+}
+
+func decode(raw []byte, src string) ([]object, error) {
+	decoder, err := newDecoder()
+	if err != nil {
+		return nil, err
+	}
+	obj, _, err := decoder.Decode(raw, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	var items []runtime.RawExtension
+	switch l := obj.(type) {
+	case *corev1.List:
+		items = l.Items
+	case *appsv1.DeploymentList:
+		return listed(src, l.Items, func(x *appsv1.Deployment) runtime.Object { return x }), nil
+	case *appsv1.ReplicaSetList:
+		return listed(src, l.Items, func(x *appsv1.ReplicaSet) runtime.Object { return x }), nil
+	case *corev1.PodList:
+		return listed(src, l.Items, func(x *corev1.Pod) runtime.Object { return x }), nil
+	default:
+		return []object{{obj: obj, source: src}}, nil
+	}
+	var out []object
+	for i, it := range items {
+		isrc := fmt.Sprintf("%s, items[%d]", src, i)
+		objs, err := decode(it.Raw, isrc)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+func listed[T any](src string, items []T, obj func(*T) runtime.Object) []object {
+	out := make([]object, len(items))
+	for i := range items {
+		out[i] = object{obj: obj(&items[i]), source: fmt.Sprintf("%s, items[%d]", src, i)}
+	}
+	return out
+}
+
+func (m *Manifest) pick(objs []object, name string) error {
+	var deployments []object
+	for _, o := range objs {
+		if d, ok := o.obj.(*appsv1.Deployment); ok && (name == "" || d.Name == name) {
+			deployments = append(deployments, o)
+		}
+	}
+	switch {
+	case len(deployments) == 0 && name != "":
+		return fmt.Errorf("no Deployment named %q", name)
+	case len(deployments) == 0:
+		return errors.New("no Deployment in the file")
+	case len(deployments) > 1:
+		var names []string
+		for _, o := range deployments {
+			names = append(names, o.obj.(*appsv1.Deployment).Name)
+		}
+		return fmt.Errorf("%d Deployments (%s): choose one with --deployment", len(deployments), strings.Join(names, ", "))
+	}
+	d := deployments[0].obj.(*appsv1.Deployment)
+	if d.Namespace == "" {
+		d.Namespace = "default"
+		m.note("Deployment %s has no namespace: using %q", d.Name, d.Namespace)
+	}
+	m.Deployment = m.defaultDeployment(d, deployments[0].source)
+	var pods []object
+	for _, o := range objs {
+		switch x := o.obj.(type) {
+		case *appsv1.Deployment:
+		case *appsv1.ReplicaSet:
+			if x.Namespace == "" {
+				x.Namespace = d.Namespace
+			}
+			if x.Namespace == d.Namespace {
+				m.ReplicaSets = append(m.ReplicaSets, m.defaultReplicaSet(x, o.source))
+			}
+		case *corev1.Pod:
+			pods = append(pods, o)
+		default:
+			what := fmt.Sprintf("%T", o.obj)
+			if gvk := o.obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
+				what = gvk.Kind
+			}
+			if acc, err := meta.Accessor(o.obj); err == nil {
+				what += " " + acc.GetName()
+			}
+			m.note("%s: ignoring %s", o.source, what)
+		}
+	}
+	m.groupPods(pods)
+	return nil
+}
+
+func (m *Manifest) note(format string, args ...any) {
+	m.Notes = append(m.Notes, fmt.Sprintf(format, args...))
+}
+
+// neverSeen reports whether an object never passed an apiserver, which sets
+// metadata.uid on every object it stores.
+func neverSeen(meta *metav1.ObjectMeta) bool { return meta.UID == "" }
+
+func (m *Manifest) defaultDeployment(d *appsv1.Deployment, src string) *appsv1.Deployment {
+	m.sources["Deployment "+d.Namespace+"/"+d.Name] = src
+	if !neverSeen(&d.ObjectMeta) {
+		return d
+	}
+	d = deployutil.SetDefaults(d)
+	d.UID = types.UID(d.Name + "-uid")
+	if d.Generation == 0 {
+		d.Generation = 1
+	}
+	m.note("Deployment %s/%s (%s) has no metadata.uid, so it never passed an apiserver: defaulted with deployutil.SetDefaults, uid %q, generation %d",
+		d.Namespace, d.Name, src, d.UID, d.Generation)
+	return d
+}
+
+func (m *Manifest) defaultReplicaSet(rs *appsv1.ReplicaSet, src string) *appsv1.ReplicaSet {
+	m.sources["ReplicaSet "+rs.Namespace+"/"+rs.Name] = src
+	if !neverSeen(&rs.ObjectMeta) {
+		return rs
+	}
+	rs = deployutil.SetReplicaSetDefaults(rs)
+	rs.UID = types.UID(rs.Name + "-uid")
+	if rs.Generation == 0 {
+		rs.Generation = 1
+	}
+	m.note("ReplicaSet %s/%s (%s) has no metadata.uid, so it never passed an apiserver: defaulted with deployutil.SetReplicaSetDefaults, uid %q, generation %d",
+		rs.Namespace, rs.Name, src, rs.UID, rs.Generation)
+	return rs
+}
+
+// groupPods keys pods by the UID of their controlling ReplicaSet; pods of
+// no ReplicaSet in the manifest are skipped with a note.
+func (m *Manifest) groupPods(pods []object) {
+	byUID := map[types.UID]*appsv1.ReplicaSet{}
+	for _, rs := range m.ReplicaSets {
+		byUID[rs.UID] = rs
+	}
+	skipped := 0
+	for _, o := range pods {
+		p := o.obj.(*corev1.Pod)
+		if p.Namespace == "" {
+			p.Namespace = m.Deployment.Namespace
+		}
+		m.sources["Pod "+p.Namespace+"/"+p.Name] = o.source
+		ref := metav1.GetControllerOfNoCopy(p)
+		if ref == nil || ref.Kind != "ReplicaSet" || byUID[ref.UID] == nil || p.Namespace != m.Deployment.Namespace {
+			skipped++
+			continue
+		}
+		m.Pods[ref.UID] = append(m.Pods[ref.UID], p)
+	}
+	if skipped > 0 {
+		m.note("skipped %d pods not controlled by a ReplicaSet of the file", skipped)
+	}
+}
+
+// Explain turns an error of Sync into one that names the file and the
+// document of the object at fault.
+func (m *Manifest) Explain(err error) error {
+	var ie *deployutil.InputError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	if src, ok := m.sources[ie.Object]; ok {
+		return fmt.Errorf("%s: %s: %w", m.File, src, err)
+	}
+	return fmt.Errorf("%s: %w", m.File, err)
+}

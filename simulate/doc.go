@@ -1,0 +1,28 @@
+// Package simulate runs a Deployment's rollout without a cluster: a
+// deterministic world — the apiserver's bookkeeping, the ReplicaSet
+// controller, kubelets and a clock — around [deploysync.Sync] and
+// [deploysync.Apply], step after step, until the rollout settles. It answers
+// "how many extra pods will this need?", "when does availability dip?" and
+// "why is it stuck?" before anything is applied.
+//
+// # The world
+//
+// [Run] starts from a [deploysync.State] ([Steady] builds the usual one: a
+// fully rolled-out Deployment) and alternates a world step with one sync of
+// the controller, whose plan is applied. The ReplicaSet controller creates
+// and deletes pods to match each ReplicaSet's spec.replicas and writes its
+// status; pods start, become ready, become available after minReadySeconds,
+// or never become ready (a failure rate with a seed, or a broken image);
+// deleted pods terminate for a while. Every knob is an [Option]. Scripted
+// [Change]s edit the Deployment mid-run: a new image, a new size, pause and
+// resume, a rollback.
+//
+// # The timeline
+//
+// A run returns a [Timeline]: per [Step] the time, the plan's actions with
+// their reasons, each ReplicaSet's size and pods, the totals and the
+// Deployment's conditions; how the run ended ([Outcome]); and the broken
+// [Invariant]s, each a [Violation] — never hidden. [Timeline.Table],
+// [Timeline.Summary] and [Timeline.Transcript] render it as text. The same
+// state, options and seed always give the same timeline.
+package simulate

@@ -1,0 +1,63 @@
+package simulate_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/simulate"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden transcripts under testdata/")
+
+// TestGoldenTimelines runs every scenario and compares its transcript with
+// testdata/<name>.golden. Every scenario must keep every invariant, end with
+// the expected outcome and leave its input unmodified.
+func TestGoldenTimelines(t *testing.T) {
+	seen := map[string]bool{}
+	for _, sc := range scenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			if sc.reason == "" {
+				t.Fatal("reason must be provided")
+			}
+			if seen[sc.name] {
+				t.Fatalf("duplicate scenario %q", sc.name)
+			}
+			seen[sc.name] = true
+			s := sc.state(t)
+			frozen := testutil.Freeze(t, s.Deployment, s.ReplicaSets)
+			tl, err := simulate.Run(s, sc.opts...)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			frozen.Check(t)
+			if err := tl.Err(); err != nil {
+				t.Errorf("invariants broken:\n%v", err)
+			}
+			if tl.Outcome != sc.want {
+				t.Errorf("outcome %s, want %s", tl.Outcome, sc.want)
+			}
+			got := "# " + sc.name + "\n# " + sc.reason + "\n\n" + tl.Transcript()
+			path := filepath.Join("testdata", strings.ReplaceAll(sc.name, " ", "-")+".golden")
+			if *update {
+				if err := os.MkdirAll("testdata", 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./simulate -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("transcript differs from %s (run go test ./simulate -update and review the diff); got:\n%s", path, got)
+			}
+		})
+	}
+}

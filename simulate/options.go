@@ -1,0 +1,149 @@
+package simulate
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/deploysync/deploysync"
+)
+
+// Option changes a knob of the simulated world or of the run.
+type Option func(*config)
+
+// config holds every knob; defaults returns the values documented on the
+// With* options.
+type config struct {
+	tick           time.Duration
+	startDelay     time.Duration
+	readyDelay     time.Duration
+	terminateDelay time.Duration
+	failureRate    float64
+	failingImages  map[string]bool
+	seed           uint64
+	burst          int32
+	maxSteps       int
+	everyTick      bool
+	changes        []Change
+	syncOpts       []deploysync.Option
+}
+
+func defaults() config {
+	return config{
+		tick:           time.Second,
+		startDelay:     2 * time.Second,
+		readyDelay:     3 * time.Second,
+		terminateDelay: 5 * time.Second,
+		burst:          500,
+		maxSteps:       5000,
+	}
+}
+
+// WithTick sets the simulated time between two steps (default 1s). Every
+// step time is the start time plus a whole number of ticks.
+func WithTick(d time.Duration) Option { return func(c *config) { c.tick = d } }
+
+// WithPodStartDelay sets how long a new pod stays Pending before it runs
+// (scheduling, image pull, container start; default 2s).
+func WithPodStartDelay(d time.Duration) Option { return func(c *config) { c.startDelay = d } }
+
+// WithReadinessDelay sets how long a running pod takes to pass its readiness
+// probe (default 3s). A pod becomes available minReadySeconds (of its
+// ReplicaSet) after it became ready.
+func WithReadinessDelay(d time.Duration) Option { return func(c *config) { c.readyDelay = d } }
+
+// WithTerminationDelay sets how long a deleted pod lingers as terminating
+// before it is gone (the part of its grace period the containers take to
+// stop; default 5s).
+func WithTerminationDelay(d time.Duration) Option { return func(c *config) { c.terminateDelay = d } }
+
+// WithFailureRate sets the probability (0 to 1) that a pod created during the
+// run never becomes ready: it runs but fails its readiness probe forever, as a
+// crash-looping container does under restartPolicy Always. The draw uses the
+// seed (see [WithSeed]); default 0.
+func WithFailureRate(p float64) Option { return func(c *config) { c.failureRate = p } }
+
+// WithFailingImage makes every pod created during the run from a template
+// that has a container (or init container) with this image never become
+// ready, whatever the failure rate: a broken release. It may be given several
+// times.
+func WithFailingImage(image string) Option {
+	return func(c *config) {
+		if c.failingImages == nil {
+			c.failingImages = map[string]bool{}
+		}
+		c.failingImages[image] = true
+	}
+}
+
+// WithSeed seeds the failure draws (default 0). The same state, options and
+// seed give the same timeline.
+func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// WithBurstReplicas sets how many pods the ReplicaSet controller creates or
+// deletes for one ReplicaSet in one step (upstream's burstReplicas, default
+// 500).
+func WithBurstReplicas(n int32) Option { return func(c *config) { c.burst = n } }
+
+// WithMaxSteps sets the step limit (default 5000). A run that reaches it ends
+// with [StepLimit].
+func WithMaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
+
+// WithEveryTick makes the run sync at every tick. By default a run skips the
+// ticks at which nothing can change — no pod changes state, no scripted
+// change is due, the last sync wrote nothing and asked for no requeue
+// before then — as a real controller, which syncs on events and requeues,
+// would; the timeline is the same either way except for the skipped idle
+// steps.
+func WithEveryTick() Option { return func(c *config) { c.everyTick = true } }
+
+// WithChanges scripts edits of the Deployment during the run (see [Change]).
+func WithChanges(changes ...Change) Option {
+	return func(c *config) { c.changes = append(c.changes, changes...) }
+}
+
+// WithSyncOptions passes options to every [deploysync.Sync] of the run.
+func WithSyncOptions(opts ...deploysync.Option) Option {
+	return func(c *config) { c.syncOpts = append(c.syncOpts, opts...) }
+}
+
+func (c *config) validate() error {
+	switch {
+	case c.tick <= 0:
+		return fmt.Errorf("simulate: tick %v must be positive", c.tick)
+	case c.startDelay < 0 || c.readyDelay < 0 || c.terminateDelay < 0:
+		return fmt.Errorf("simulate: delays must not be negative (start %v, readiness %v, termination %v)", c.startDelay, c.readyDelay, c.terminateDelay)
+	case math.IsNaN(c.failureRate) || c.failureRate < 0 || c.failureRate > 1:
+		return fmt.Errorf("simulate: failure rate %v must be between 0 and 1", c.failureRate)
+	case c.burst <= 0:
+		return fmt.Errorf("simulate: burst replicas %d must be positive", c.burst)
+	case c.maxSteps <= 0:
+		return fmt.Errorf("simulate: step limit %d must be positive", c.maxSteps)
+	}
+	for i, ch := range c.changes {
+		if ch.At < 0 {
+			return fmt.Errorf("simulate: change %d (%s) is at %v, before the start", i, ch.Description, ch.At)
+		}
+		if ch.Edit == nil {
+			return fmt.Errorf("simulate: change %d (%s) has no Edit", i, ch.Description)
+		}
+	}
+	return nil
+}
+
+// fails reports whether a template's pods are broken by WithFailingImage.
+func (c *config) fails(t *corev1.PodTemplateSpec) bool {
+	if len(c.failingImages) == 0 {
+		return false
+	}
+	for _, list := range [][]corev1.Container{t.Spec.InitContainers, t.Spec.Containers} {
+		for _, ct := range list {
+			if c.failingImages[ct.Image] {
+				return true
+			}
+		}
+	}
+	return false
+}

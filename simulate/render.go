@@ -1,0 +1,288 @@
+package simulate
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/deploysync/deploysync/action"
+)
+
+// String renders the table and the summary.
+func (t *Timeline) String() string { return t.Table() + "\n" + t.Summary() }
+
+// Table renders the timeline as a text table, one row per step in which
+// something visible happened (a scripted change, a write other than the
+// Deployment's status, a warning, a new pod count or Progressing reason);
+// the first and last steps are always shown. Columns: the step, the time
+// since the start, one column per ReplicaSet (named by its
+// pod-template-hash, oldest first) holding spec/ready/available, the totals
+// (pods not terminating, ready, available, terminating), the Progressing
+// reason, and the changes and writes of the step. A legend names the
+// ReplicaSets.
+func (t *Timeline) Table() string {
+	var b strings.Builder
+	cols := t.columns()
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "STEP\tTIME")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "\t%s", c.label)
+	}
+	fmt.Fprint(tw, "\tPODS\tREADY\tAVAIL\tTERM\tPROGRESSING\tCHANGES AND WRITES\n")
+	var prev *Step
+	var prevKey string
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		cells := make([]string, len(cols))
+		for j, c := range cols {
+			cells[j] = "-"
+			for _, rs := range s.ReplicaSets {
+				if rs.Name == c.name {
+					cells[j] = fmt.Sprintf("%d/%d/%d", rs.Replicas, rs.Pods.Ready, rs.Pods.Available)
+				}
+			}
+		}
+		progressing := conditionReason(s.Conditions, appsv1.DeploymentProgressing)
+		what := t.describe(prev, s)
+		key := fmt.Sprint(cells, s.Totals, progressing)
+		if i == 0 || i == len(t.Steps)-1 || what != "" || key != prevKey {
+			fmt.Fprintf(tw, "%d\t%s", s.Index, shortDuration(s.Elapsed))
+			for _, c := range cells {
+				fmt.Fprintf(tw, "\t%s", c)
+			}
+			fmt.Fprintf(tw, "\t%d\t%d\t%d\t%d\t%s\t%s\n", s.Totals.Pods, s.Totals.Ready, s.Totals.Available, s.Totals.Terminating, progressing, what)
+		}
+		prev, prevKey = s, key
+	}
+	_ = tw.Flush()
+	b.WriteString("ReplicaSet columns: spec/ready/available after each step's sync")
+	for _, c := range cols {
+		fmt.Fprintf(&b, "\n  %s = %s, revision %s, %s", c.label, c.name, c.revisions, c.images)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+type column struct {
+	label, name, revisions, images string
+}
+
+// columns lists every ReplicaSet of the run, oldest first.
+func (t *Timeline) columns() []column {
+	var out []column
+	index := map[string]int{}
+	prefix := t.deploymentName() + "-"
+	for _, s := range t.Steps {
+		for _, rs := range s.ReplicaSets {
+			j, ok := index[rs.Name]
+			if !ok {
+				j = len(out)
+				index[rs.Name] = j
+				out = append(out, column{label: strings.TrimPrefix(rs.Name, prefix), name: rs.Name})
+			}
+			if rev := orNone(rs.Revision); !strings.HasSuffix(out[j].revisions, rev) {
+				if out[j].revisions != "" {
+					out[j].revisions += "→"
+				}
+				out[j].revisions += rev
+			}
+		}
+	}
+	images := t.images()
+	for j := range out {
+		out[j].images = images[out[j].name]
+	}
+	return out
+}
+
+func (t *Timeline) deploymentName() string {
+	if i := strings.LastIndexByte(t.Deployment, '/'); i >= 0 {
+		return t.Deployment[i+1:]
+	}
+	return t.Deployment
+}
+
+// images returns each ReplicaSet's container images, from the final state
+// or the create actions.
+func (t *Timeline) images() map[string]string {
+	out := map[string]string{}
+	add := func(rs *appsv1.ReplicaSet) {
+		var imgs []string
+		for _, c := range rs.Spec.Template.Spec.Containers {
+			imgs = append(imgs, c.Image)
+		}
+		out[rs.Name] = strings.Join(imgs, ",")
+	}
+	for _, s := range t.Steps {
+		for _, a := range s.Actions {
+			if c, ok := a.(*action.CreateReplicaSet); ok {
+				add(c.ReplicaSet)
+			}
+		}
+	}
+	for _, rs := range t.Final.ReplicaSets {
+		add(rs)
+	}
+	return out
+}
+
+// describe summarises a step's scripted changes and writes (status writes
+// and Normal events left out: the other columns show them).
+func (t *Timeline) describe(prev, s *Step) string {
+	var parts []string
+	for _, c := range s.Changes {
+		parts = append(parts, "user: "+c)
+	}
+	prefix := t.deploymentName() + "-"
+	label := func(name string) string { return strings.TrimPrefix(name, prefix) }
+	before := t.initial
+	if prev != nil {
+		before = map[string]int32{}
+		for _, rs := range prev.ReplicaSets {
+			before[rs.Name] = rs.Replicas
+		}
+	}
+	for _, a := range s.Actions {
+		switch a := a.(type) {
+		case *action.CreateReplicaSet:
+			parts = append(parts, fmt.Sprintf("create %s=%d", label(a.ReplicaSet.Name), *a.ReplicaSet.Spec.Replicas))
+		case *action.UpdateReplicaSet:
+			n := *a.ReplicaSet.Spec.Replicas
+			if was, ok := before[a.ReplicaSet.Name]; ok && was != n {
+				parts = append(parts, fmt.Sprintf("scale %s %d→%d", label(a.ReplicaSet.Name), was, n))
+			} else {
+				parts = append(parts, "update "+label(a.ReplicaSet.Name))
+			}
+		case *action.DeleteReplicaSet:
+			parts = append(parts, "delete "+label(a.Name))
+		case *action.AdoptReplicaSet:
+			parts = append(parts, "adopt "+label(a.Name))
+		case *action.ReleaseReplicaSet:
+			parts = append(parts, "release "+label(a.Name))
+		case *action.UpdateDeployment:
+			parts = append(parts, "update deployment")
+		case *action.Event:
+			if a.Type == corev1.EventTypeWarning {
+				parts = append(parts, "warning "+a.Reason)
+			}
+		}
+	}
+	if s.Err != nil {
+		parts = append(parts, "error: "+s.Err.Error())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Summary renders the outcome, the syncs and simulated duration, the peak
+// pods, the minimum of available pods and the invariants. Bounds are those
+// of the Deployment's spec the pods were sized for (the previous step's).
+func (t *Timeline) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "outcome:        %s after %s (%d syncs)\n", t.Outcome, shortDuration(t.Duration()), t.Syncs())
+	peak, peakStep, withTerm := int32(-1), 0, int32(0)
+	for _, s := range t.Steps {
+		if s.Totals.Pods > peak {
+			peak, peakStep = s.Totals.Pods, s.Index
+		}
+		withTerm = max(withTerm, s.Totals.Pods+s.Totals.Terminating)
+	}
+	bound := t.sizedFor(peakStep)
+	fmt.Fprintf(&b, "peak pods:      %d at step %d (replicas %d + maxSurge %d = %d), %d with terminating pods\n",
+		peak, peakStep, bound.Replicas, bound.MaxSurge, bound.Replicas+bound.MaxSurge, withTerm)
+	if avail, step := t.MinAvailable(); step >= 0 {
+		bound := t.sizedFor(step)
+		if strings.HasPrefix(t.Strategy, "Recreate") {
+			fmt.Fprintf(&b, "min available:  %d at step %d (Recreate stops every old pod first)\n", avail, step)
+		} else {
+			fmt.Fprintf(&b, "min available:  %d at step %d (replicas %d - maxUnavailable %d = %d)\n",
+				avail, step, bound.Replicas, bound.MaxUnavailable, bound.Replicas-bound.MaxUnavailable)
+		}
+	}
+	if len(t.Violations) == 0 {
+		b.WriteString("invariants:     all held\n")
+	} else {
+		fmt.Fprintf(&b, "invariants:     %d violations\n", len(t.Violations))
+		for _, v := range t.Violations {
+			fmt.Fprintf(&b, "  VIOLATED %s\n", v.Error())
+		}
+	}
+	return b.String()
+}
+
+// sizedFor returns the step whose sync sized the pods counted at step i.
+func (t *Timeline) sizedFor(i int) *Step {
+	return &t.Steps[max(i-1, 0)]
+}
+
+// Transcript renders everything: the table, then every step with its
+// changes, each action with its reason, the requeue and the conditions, then
+// the summary.
+func (t *Timeline) Transcript() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Deployment %s, %s, start %s\n\n", t.Deployment, t.Strategy, t.Start.UTC().Format(time.RFC3339))
+	b.WriteString(t.Table())
+	for _, s := range t.Steps {
+		fmt.Fprintf(&b, "\nstep %d +%s branch %s\n", s.Index, shortDuration(s.Elapsed), s.Branch)
+		for _, c := range s.Changes {
+			fmt.Fprintf(&b, "  user: %s\n", c)
+		}
+		for _, a := range s.Actions {
+			fmt.Fprintf(&b, "  - %s\n", a.String())
+		}
+		switch {
+		case s.Err != nil:
+			fmt.Fprintf(&b, "  then fail: %v\n", s.Err)
+		case s.Requeue:
+			b.WriteString("  then requeue now (rate limited)\n")
+		case s.RequeueAfter > 0:
+			fmt.Fprintf(&b, "  then requeue after %s\n", s.RequeueAfter)
+		}
+		for _, c := range s.Conditions {
+			fmt.Fprintf(&b, "  condition %s=%s %s (updated %s)\n", c.Type, c.Status, c.Reason, offset(c.LastUpdateTime.Sub(t.Start)))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(t.Summary())
+	return b.String()
+}
+
+func conditionReason(conds []appsv1.DeploymentCondition, typ appsv1.DeploymentConditionType) string {
+	for _, c := range conds {
+		if c.Type == typ {
+			return c.Reason
+		}
+	}
+	return "-"
+}
+
+// offset prints a signed duration from the start: "+12s", "-1h".
+func offset(d time.Duration) string {
+	if d < 0 {
+		return "-" + shortDuration(-d)
+	}
+	return "+" + shortDuration(d)
+}
+
+// shortDuration prints a duration without trailing zero units ("1m30s",
+// "45s", "0s").
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

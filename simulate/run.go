@@ -1,0 +1,281 @@
+package simulate
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// Run simulates the rollout of a state: it alternates steps of the world and
+// syncs of the Deployment controller until nothing is left to happen or the
+// step limit is reached, and returns the timeline. The state is not
+// modified.
+//
+// Step 0 syncs the state as given (after the scripted changes due at 0).
+// Every later step, in order:
+//
+//  1. The clock moves to the next tick at which something can change (every
+//     tick with [WithEveryTick]; see it for the rule).
+//  2. The world moves: the ReplicaSet controller creates and deletes pods
+//     and writes each ReplicaSet's status; pods start, become ready and
+//     available, terminate (see [WithPodStartDelay] and the other options).
+//  3. The pods are counted and the invariants checked (see [Invariant]).
+//  4. The scripted changes due are made (see [Change]).
+//  5. [deploysync.Sync] decides and [deploysync.Apply] performs the plan;
+//     the apiserver's share follows: a created ReplicaSet gets a UID
+//     ("<name>-uid"), a creationTimestamp (the step's time, whole seconds)
+//     and generation 1; a spec change of a ReplicaSet, or of the
+//     Deployment's spec or annotations by an update, raises its generation.
+//
+// The initial pods are made from each ReplicaSet's status counts (State.Pods
+// is not read): available pods ready long ago, ready pods just ready, the
+// others just created, and the terminating ones. State.Pods is given to Sync
+// only while the Deployment uses the Recreate strategy, the only one that
+// reads it.
+//
+// The run ends when the last sync wrote nothing and asked for no requeue, no
+// pod will change state by itself, and no scripted change is left; the
+// outcome then says where the rollout stands. A plan's Requeue or Err makes
+// the next step come one tick later; RequeueAfter, at the first tick after
+// that delay. Run returns an error for a state Sync refuses, a plan Apply
+// refuses, a failing scripted change or a bad option; a broken invariant is
+// not an error but a [Violation] in the timeline.
+func Run(s deploysync.State, opts ...Option) (*Timeline, error) {
+	cfg := defaults()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if err := deployutil.Validate(s.Deployment, s.ReplicaSets, nil); err != nil {
+		return nil, err
+	}
+	r := newRunner(s, &cfg)
+	return r.run()
+}
+
+type runner struct {
+	cfg        *config
+	start      time.Time
+	now        time.Duration
+	state      deploysync.State
+	world      *world
+	changes    []Change
+	nextChange int
+	check      checker
+	tl         *Timeline
+	uids       map[string]int
+	lastPlan   deploysync.Plan
+	// newCache memoises isNew: templates of ReplicaSets never change in a
+	// run, and the Deployment's changes only with its generation.
+	newCache map[newKey]bool
+}
+
+type newKey struct {
+	rs         string
+	generation int64
+}
+
+// isNew reports whether rs has d's pod template (ignoring the hash label),
+// as deployutil.EqualIgnoreHash decides, memoised: that comparison is the
+// most expensive thing a step does.
+func (r *runner) isNew(rs *appsv1.ReplicaSet, d *appsv1.Deployment) bool {
+	k := newKey{rs: string(rs.UID), generation: d.Generation}
+	v, ok := r.newCache[k]
+	if !ok {
+		v = deployutil.EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template)
+		r.newCache[k] = v
+	}
+	return v
+}
+
+func newRunner(s deploysync.State, cfg *config) *runner {
+	st := deploysync.State{Deployment: s.Deployment.DeepCopy(), Now: s.Now}
+	for _, rs := range s.ReplicaSets {
+		st.ReplicaSets = append(st.ReplicaSets, rs.DeepCopy())
+	}
+	changes := slices.Clone(cfg.changes)
+	slices.SortStableFunc(changes, func(a, b Change) int { return compareDur(a.At, b.At) })
+	d := st.Deployment
+	initial := make(map[string]int32, len(st.ReplicaSets))
+	for _, rs := range st.ReplicaSets {
+		initial[rs.Name] = *rs.Spec.Replicas
+	}
+	r := &runner{
+		cfg: cfg, start: s.Now, state: st, world: newWorld(cfg, s.Now), changes: changes,
+		check: checker{spec: d},
+		tl:    &Timeline{Deployment: d.Namespace + "/" + d.Name, Strategy: describeStrategy(d), Start: s.Now, initial: initial},
+		uids:  map[string]int{}, newCache: map[newKey]bool{},
+	}
+	r.check.isNew = r.isNew
+	return r
+}
+
+func describeStrategy(d *appsv1.Deployment) string {
+	if !deployutil.IsRollingUpdate(d) {
+		return string(d.Spec.Strategy.Type)
+	}
+	ru := d.Spec.Strategy.RollingUpdate
+	return fmt.Sprintf("RollingUpdate maxSurge %s (%d) maxUnavailable %s (%d)", ru.MaxSurge.String(), deployutil.MaxSurge(d),
+		ru.MaxUnavailable.String(), deployutil.MaxUnavailable(d))
+}
+
+func (r *runner) run() (*Timeline, error) {
+	r.world.seed(r.state.ReplicaSets)
+	for i := 0; ; i++ {
+		if i > 0 {
+			next, ok := r.nextTime()
+			if !ok {
+				r.tl.Outcome = r.outcome()
+				break
+			}
+			if i >= r.cfg.maxSteps {
+				r.tl.Outcome = StepLimit
+				break
+			}
+			r.now = next
+			r.state.ReplicaSets = r.world.step(r.state.ReplicaSets, r.now)
+		}
+		if err := r.step(i); err != nil {
+			return nil, fmt.Errorf("simulate: step %d (+%v): %w", i, r.now, err)
+		}
+	}
+	r.tl.Violations = r.check.violations
+	r.tl.Final = r.state
+	return r.tl, nil
+}
+
+// step counts, changes, syncs and records step i at r.now.
+func (r *runner) step(i int) error {
+	d := r.state.Deployment
+	rss := owned(d, r.state.ReplicaSets)
+	perRS := make([]counts, len(rss))
+	var total Counts
+	for j, rs := range rss {
+		c := r.world.measure(rs, r.now)
+		perRS[j] = c
+		total.Pods += c.pods
+		total.Ready += c.ready
+		total.Available += c.available
+		total.Terminating += c.terminating
+	}
+	total.Terminating += r.world.orphanCount()
+	r.check.measured(i, rss, perRS, total)
+
+	descs, err := r.makeChanges()
+	if err != nil {
+		return err
+	}
+	r.state.Now = r.start.Add(r.now)
+	if r.state.Deployment.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+		r.state.Pods = r.world.pods(r.state.ReplicaSets, r.now)
+	}
+	plan, err := deploysync.Sync(r.state, r.cfg.syncOpts...)
+	if err != nil {
+		return err
+	}
+	after, err := deploysync.Apply(r.state, plan)
+	if err != nil {
+		return err
+	}
+	r.admit(r.state, after, plan)
+	after.Pods = nil
+	r.state = after
+	r.check.synced(i, plan, after)
+	r.record(i, descs, plan, rss, perRS, total)
+	r.lastPlan = plan
+	return nil
+}
+
+func (r *runner) makeChanges() ([]string, error) {
+	var descs []string
+	for r.nextChange < len(r.changes) && r.changes[r.nextChange].At <= r.now {
+		ch := r.changes[r.nextChange]
+		r.nextChange++
+		before := r.state.Deployment
+		d := before.DeepCopy()
+		if err := ch.Edit(d); err != nil {
+			return nil, fmt.Errorf("change %q: %w", ch.Description, err)
+		}
+		// The apiserver bumps a Deployment's generation for a change of its
+		// spec or its annotations.
+		if !equality.Semantic.DeepEqual(d.Spec, before.Spec) || !equality.Semantic.DeepEqual(d.Annotations, before.Annotations) {
+			d.Generation = before.Generation + 1
+		}
+		r.check.changed(before, d)
+		r.state.Deployment = d
+		descs = append(descs, ch.Description)
+	}
+	return descs, nil
+}
+
+// nextTime returns when the next step happens, or false if nothing is left
+// to happen.
+func (r *runner) nextTime() (time.Duration, bool) {
+	p := r.lastPlan
+	tick := r.cfg.tick
+	busy := len(p.Actions) > 0 || p.Requeue || p.Err != nil
+	t := r.world.next(r.state.ReplicaSets, r.now)
+	if r.nextChange < len(r.changes) {
+		t = min(t, r.changes[r.nextChange].At)
+	}
+	if p.RequeueAfter > 0 {
+		t = min(t, r.now+p.RequeueAfter)
+	}
+	switch {
+	case !busy && t == never:
+		return 0, false
+	case busy || r.cfg.everyTick:
+		return r.now + tick, true
+	}
+	next := (t + tick - 1) / tick * tick
+	if next <= r.now {
+		next = r.now + tick
+	}
+	return next, true
+}
+
+func (r *runner) outcome() Outcome {
+	d := r.state.Deployment
+	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+	switch {
+	case c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded:
+		return DeadlineExceeded
+	case deployutil.Complete(d, &d.Status) && (!deployutil.HasProgressDeadline(d) || c != nil && c.Reason == deployutil.ReasonNewReplicaSetAvailable):
+		return Complete
+	case d.Spec.Paused:
+		return Paused
+	}
+	return Stalled
+}
+
+func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*appsv1.ReplicaSet, perRS []counts, total Counts) {
+	d := r.state.Deployment
+	byUID := make(map[string]counts, len(before))
+	for j, rs := range before {
+		byUID[string(rs.UID)] = perRS[j]
+	}
+	var rows []ReplicaSetState
+	for _, rs := range deployutil.SortedByCreation(owned(d, r.state.ReplicaSets)) {
+		c := byUID[string(rs.UID)]
+		rows = append(rows, ReplicaSetState{
+			Name: rs.Name, Revision: rs.Annotations[deployutil.RevisionAnnotation],
+			New:      r.isNew(rs, d),
+			Replicas: *rs.Spec.Replicas,
+			Pods:     Counts{Pods: c.pods, Ready: c.ready, Available: c.available, Terminating: c.terminating},
+		})
+	}
+	r.tl.Steps = append(r.tl.Steps, Step{
+		Index: i, Time: r.start.Add(r.now), Elapsed: r.now, Changes: descs,
+		Branch: plan.Branch, Actions: plan.Actions, Requeue: plan.Requeue, RequeueAfter: plan.RequeueAfter, Err: plan.Err,
+		Replicas: *d.Spec.Replicas, MaxSurge: deployutil.MaxSurge(d), MaxUnavailable: deployutil.MaxUnavailable(d),
+		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions),
+	})
+}

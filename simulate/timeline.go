@@ -1,0 +1,182 @@
+package simulate
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
+)
+
+// Outcome is how a run ended. The values complete the sentence "The run
+// ended ...".
+type Outcome string
+
+const (
+	// Complete: with the rollout complete — Progressing is
+	// NewReplicaSetAvailable and every replica is updated and available —
+	// and nothing left to happen.
+	Complete Outcome = "Complete"
+	// DeadlineExceeded: with the Progressing condition at
+	// ProgressDeadlineExceeded and nothing left to happen.
+	DeadlineExceeded Outcome = "ProgressDeadlineExceeded"
+	// Paused: with the Deployment paused and nothing left to happen.
+	Paused Outcome = "Paused"
+	// Stalled: with nothing left to happen, but the rollout neither
+	// complete nor timed out (for example broken pods and no progress
+	// deadline).
+	Stalled Outcome = "Stalled"
+	// StepLimit: at the step limit, still going.
+	StepLimit Outcome = "StepLimit"
+)
+
+// Timeline is the record of a run: one entry per step, how it ended, and the
+// invariants it broke.
+type Timeline struct {
+	// Deployment names the Deployment ("namespace/name").
+	Deployment string
+	// Strategy describes the strategy at the start, e.g. "RollingUpdate
+	// maxSurge 25% (3) maxUnavailable 25% (2)".
+	Strategy string
+	// Start is the simulated time of step 0.
+	Start time.Time
+	// Steps are the steps in order; Steps[i].Index is i.
+	Steps []Step
+	// Outcome is how the run ended.
+	Outcome Outcome
+	// Violations are the broken invariants, in the order found (see
+	// [Invariant]).
+	Violations []Violation
+	// Final is the state after the last step (owned by the caller).
+	Final deploysync.State
+
+	// initial holds spec.replicas of the ReplicaSets at the start, by name.
+	initial map[string]int32
+}
+
+// Step is one step of a run: the world moved to Time, the scripted changes
+// due were made, then one sync ran and its plan was applied.
+type Step struct {
+	// Index is the step's number, from 0.
+	Index int
+	// Time is the simulated time of the sync.
+	Time time.Time
+	// Elapsed is Time minus the start.
+	Elapsed time.Duration
+	// Changes describe the scripted changes made before the sync.
+	Changes []string
+	// Branch is the branch of syncDeployment that decided.
+	Branch deploysync.Branch
+	// Actions are the plan's writes and events, each with its reason
+	// (Explain).
+	Actions []action.Action
+	// Requeue is the plan's Requeue: sync again soon.
+	Requeue bool
+	// RequeueAfter is the plan's RequeueAfter: sync again after it.
+	RequeueAfter time.Duration
+	// Err is the plan's Err (a hash collision); the step after retries.
+	Err error
+	// Replicas is the Deployment's spec.replicas at the sync; MaxSurge and
+	// MaxUnavailable are its resolved fenceposts (0 for Recreate).
+	Replicas, MaxSurge, MaxUnavailable int32
+	// ReplicaSets are the Deployment's ReplicaSets after the plan, oldest
+	// first.
+	ReplicaSets []ReplicaSetState
+	// Totals are the pods of all those ReplicaSets (and the terminating
+	// pods of deleted ones) as the sync saw them.
+	Totals Counts
+	// Conditions are the Deployment's conditions after the plan.
+	Conditions []appsv1.DeploymentCondition
+}
+
+// ReplicaSetState is one ReplicaSet at a step.
+type ReplicaSetState struct {
+	// Name is the ReplicaSet's name.
+	Name string
+	// Revision is its revision annotation after the plan ("" if none).
+	Revision string
+	// New reports whether it is the Deployment's new ReplicaSet (its
+	// template is the Deployment's) after the plan.
+	New bool
+	// Replicas is spec.replicas after the plan.
+	Replicas int32
+	// Pods are its pods as the sync saw them (see [Counts]).
+	Pods Counts
+}
+
+// Counts are pods by state. Pods are those not terminating (what a
+// ReplicaSet's status.replicas counts); Ready and Available are among them
+// (available: ready for more than minReadySeconds); Terminating are deleted
+// pods not yet gone.
+type Counts struct {
+	// Pods are the pods not terminating; Ready and Available are among them.
+	Pods, Ready, Available int32
+	// Terminating are deleted pods that have not stopped yet.
+	Terminating int32
+}
+
+// Syncs returns the number of syncs of the run (one per step).
+func (t *Timeline) Syncs() int { return len(t.Steps) }
+
+// Duration returns the simulated time from the first to the last step.
+func (t *Timeline) Duration() time.Duration {
+	if len(t.Steps) == 0 {
+		return 0
+	}
+	return t.Steps[len(t.Steps)-1].Elapsed
+}
+
+// PeakPods returns the most pods that were not terminating at any step, and
+// the most pods including terminating ones.
+func (t *Timeline) PeakPods() (pods, withTerminating int32) {
+	for _, s := range t.Steps {
+		pods = max(pods, s.Totals.Pods)
+		withTerminating = max(withTerminating, s.Totals.Pods+s.Totals.Terminating)
+	}
+	return pods, withTerminating
+}
+
+// MinAvailable returns the fewest available pods at any step after step 0,
+// and the first step where that happened; (0, -1) for a run of one step.
+func (t *Timeline) MinAvailable() (available int32, step int) {
+	step = -1
+	for _, s := range t.Steps[min(1, len(t.Steps)):] {
+		if step < 0 || s.Totals.Available < available {
+			available, step = s.Totals.Available, s.Index
+		}
+	}
+	return available, step
+}
+
+// Err returns nil if no invariant was broken, otherwise an error listing the
+// violations (each matches [ErrInvariant] with [errors.Is]).
+func (t *Timeline) Err() error {
+	errs := make([]error, len(t.Violations))
+	for i := range t.Violations {
+		errs[i] = &t.Violations[i]
+	}
+	return errors.Join(errs...)
+}
+
+// ErrInvariant is matched by every [*Violation].
+var ErrInvariant = errors.New("invariant violated")
+
+// Violation is a broken invariant at a step.
+type Violation struct {
+	// Step is the index of the step at which the invariant broke.
+	Step int
+	// Invariant is the broken invariant.
+	Invariant Invariant
+	// Detail gives the numbers.
+	Detail string
+}
+
+func (v *Violation) Error() string {
+	return fmt.Sprintf("step %d: %s: %s", v.Step, v.Invariant, v.Detail)
+}
+
+// Is reports whether target is [ErrInvariant].
+func (v *Violation) Is(target error) bool { return target == ErrInvariant }

@@ -1,0 +1,387 @@
+package simulate
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// never is the time of an event that does not happen.
+const never = time.Duration(math.MaxInt64)
+
+// pod is one simulated pod, kept compact: times are offsets from the start
+// of the run. A pod is Pending until started, Running after; ready from
+// ready on (never, for a failing pod); a terminating pod is gone at gone.
+type pod struct {
+	id      uint64
+	created time.Duration
+	started time.Duration
+	ready   time.Duration
+	gone    time.Duration
+	// obj is the materialised object (Recreate only) and the state it shows.
+	obj      *corev1.Pod
+	objState uint8
+}
+
+// podState folds what a materialised pod shows into a small number, so a
+// cached object is rebuilt only when it changed.
+func (p *pod) state(now time.Duration, terminating bool) uint8 {
+	var s uint8
+	if p.started <= now {
+		s |= 1
+	}
+	if p.ready <= now {
+		s |= 2
+	}
+	if terminating {
+		s |= 4
+	}
+	return s + 8 // 0 means "no object yet"
+}
+
+// rsPods are the pods of one ReplicaSet: active (not terminating) and
+// terminating.
+type rsPods struct {
+	active      []pod
+	terminating []pod
+}
+
+// counts are a ReplicaSet's pods as its status reports them.
+type counts struct {
+	pods, ready, available, terminating int32
+}
+
+// world is the cluster around the Deployment controller: the ReplicaSet
+// controller and the kubelets. It keeps pods compactly, by the UID of their
+// ReplicaSet; pods of deleted ReplicaSets linger as orphans until gone.
+type world struct {
+	cfg     *config
+	start   time.Time
+	rng     *rand.Rand
+	nextID  uint64
+	byUID   map[types.UID]*rsPods
+	orphans []pod
+}
+
+func newWorld(cfg *config, start time.Time) *world {
+	return &world{cfg: cfg, start: start, rng: rand.New(rand.NewPCG(cfg.seed, 0x5eed)), byUID: map[types.UID]*rsPods{}}
+}
+
+// seed creates the pods the ReplicaSets' status counts describe: available
+// pods ready long ago, ready pods that became ready now (available after
+// minReadySeconds), the rest just created, and the terminating ones.
+func (w *world) seed(rss []*appsv1.ReplicaSet) {
+	for _, rs := range rss {
+		st := rs.Status
+		rp := &rsPods{active: make([]pod, 0, max(st.Replicas, *rs.Spec.Replicas))}
+		w.byUID[rs.UID] = rp
+		old := -24 * time.Hour
+		for i := int32(0); i < st.Replicas; i++ {
+			switch {
+			case i < st.AvailableReplicas:
+				rp.active = append(rp.active, w.newPod(old, old, old))
+			case i < st.ReadyReplicas:
+				rp.active = append(rp.active, w.newPod(old, old, 0))
+			default:
+				rp.active = append(rp.active, w.startPod(rs, 0))
+			}
+		}
+		if st.TerminatingReplicas != nil {
+			for i := int32(0); i < *st.TerminatingReplicas; i++ {
+				p := w.newPod(old, old, old)
+				p.gone = w.cfg.terminateDelay
+				rp.terminating = append(rp.terminating, p)
+			}
+		}
+	}
+}
+
+func (w *world) newPod(created, started, ready time.Duration) pod {
+	w.nextID++
+	return pod{id: w.nextID, created: created, started: started, ready: ready, gone: never}
+}
+
+// startPod creates a pod of rs at now: it runs after the start delay and is
+// ready after the readiness delay, unless it fails.
+func (w *world) startPod(rs *appsv1.ReplicaSet, now time.Duration) pod {
+	started := now + w.cfg.startDelay
+	ready := started + w.cfg.readyDelay
+	failing := w.cfg.fails(&rs.Spec.Template)
+	if w.cfg.failureRate > 0 && w.rng.Float64() < w.cfg.failureRate {
+		failing = true
+	}
+	if failing {
+		ready = never
+	}
+	return w.newPod(now, started, ready)
+}
+
+// step runs the ReplicaSet controller and the kubelets at now over the
+// state's ReplicaSets, and returns them with their status brought up to
+// date (a ReplicaSet whose status changed is a new object; the others are
+// shared). The rules, for each ReplicaSet in order:
+//
+//  1. Missing pods are created, surplus pods deleted, at most
+//     burstReplicas of either per ReplicaSet and step.
+//  2. Deletion order (upstream's ranking, simplified): pending pods first,
+//     then pods that are not ready, then the most recently ready, then the
+//     newest; a deleted pod terminates for the termination delay.
+//  3. Terminating pods whose delay has passed are gone.
+//  4. The status counts the pods: replicas (not terminating), readyReplicas,
+//     availableReplicas (ready for more than the ReplicaSet's
+//     minReadySeconds, as upstream's strict comparison), terminatingReplicas;
+//     observedGeneration is the generation.
+//
+// Pods of ReplicaSets no longer in the state are deleted by the garbage
+// collector: they terminate and linger as orphans.
+func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.ReplicaSet {
+	out := make([]*appsv1.ReplicaSet, len(rss))
+	seen := make(map[types.UID]bool, len(rss))
+	for i, rs := range rss {
+		seen[rs.UID] = true
+		rp := w.byUID[rs.UID]
+		if rp == nil {
+			rp = &rsPods{}
+			w.byUID[rs.UID] = rp
+		}
+		w.reconcile(rs, rp, now)
+		rp.terminating = dropGone(rp.terminating, now)
+		out[i] = withStatus(rs, w.count(rs, rp, now))
+	}
+	if len(w.byUID) > len(rss) {
+		for uid, rp := range w.byUID {
+			if seen[uid] {
+				continue
+			}
+			for _, p := range rp.active {
+				p.gone = now + w.cfg.terminateDelay
+				w.orphans = append(w.orphans, p)
+			}
+			w.orphans = append(w.orphans, rp.terminating...)
+			delete(w.byUID, uid)
+		}
+		// Map order is random; orphans are kept by id so runs repeat.
+		slices.SortFunc(w.orphans, func(a, b pod) int { return compareUint(a.id, b.id) })
+	}
+	w.orphans = dropGone(w.orphans, now)
+	return out
+}
+
+func (w *world) reconcile(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) {
+	want := int64(*rs.Spec.Replicas)
+	have := int64(len(rp.active))
+	burst := int64(w.cfg.burst)
+	switch {
+	case have < want:
+		for n := min(want-have, burst); n > 0; n-- {
+			rp.active = append(rp.active, w.startPod(rs, now))
+		}
+	case have > want:
+		n := int(min(have-want, burst))
+		slices.SortFunc(rp.active, func(a, b pod) int { return deleteFirst(&a, &b, now) })
+		for _, p := range rp.active[:n] {
+			p.gone = now + w.cfg.terminateDelay
+			rp.terminating = append(rp.terminating, p)
+		}
+		rp.active = slices.Delete(rp.active, 0, n)
+	}
+}
+
+// deleteFirst orders pods for deletion: pending before running, not ready
+// before ready, recently ready before long ready, newer before older.
+func deleteFirst(a, b *pod, now time.Duration) int {
+	ar, br := a.started <= now, b.started <= now
+	if ar != br {
+		return boolOrder(ar)
+	}
+	aReady, bReady := a.ready <= now, b.ready <= now
+	if aReady != bReady {
+		return boolOrder(aReady)
+	}
+	if aReady && a.ready != b.ready {
+		return compareDur(b.ready, a.ready)
+	}
+	if a.created != b.created {
+		return compareDur(b.created, a.created)
+	}
+	return compareUint(b.id, a.id)
+}
+
+func boolOrder(aTrue bool) int {
+	if aTrue {
+		return 1
+	}
+	return -1
+}
+
+func compareDur(a, b time.Duration) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func compareUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func dropGone(ps []pod, now time.Duration) []pod {
+	return slices.DeleteFunc(ps, func(p pod) bool { return p.gone <= now })
+}
+
+func (w *world) count(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) counts {
+	minReady := time.Duration(rs.Spec.MinReadySeconds) * time.Second
+	c := counts{pods: int32(len(rp.active)), terminating: int32(len(rp.terminating))}
+	for i := range rp.active {
+		p := &rp.active[i]
+		if p.ready > now {
+			continue
+		}
+		c.ready++
+		// Upstream: available when minReadySeconds is 0 or the ready
+		// transition plus minReadySeconds is strictly before now.
+		if minReady == 0 || p.ready+minReady < now {
+			c.available++
+		}
+	}
+	return c
+}
+
+// withStatus returns rs with the status the ReplicaSet controller writes for
+// these counts; rs itself if nothing changes.
+func withStatus(rs *appsv1.ReplicaSet, c counts) *appsv1.ReplicaSet {
+	st := rs.Status
+	if st.Replicas == c.pods && st.FullyLabeledReplicas == c.pods && st.ReadyReplicas == c.ready &&
+		st.AvailableReplicas == c.available && st.ObservedGeneration == rs.Generation &&
+		st.TerminatingReplicas != nil && *st.TerminatingReplicas == c.terminating {
+		return rs
+	}
+	out := *rs
+	term := c.terminating
+	out.Status = appsv1.ReplicaSetStatus{
+		Replicas: c.pods, FullyLabeledReplicas: c.pods, ReadyReplicas: c.ready, AvailableReplicas: c.available,
+		ObservedGeneration: rs.Generation, TerminatingReplicas: &term, Conditions: rs.Status.Conditions,
+	}
+	return &out
+}
+
+// measure returns the counts of a ReplicaSet's pods now, and of the orphans.
+func (w *world) measure(rs *appsv1.ReplicaSet, now time.Duration) counts {
+	rp := w.byUID[rs.UID]
+	if rp == nil {
+		return counts{}
+	}
+	return w.count(rs, rp, now)
+}
+
+func (w *world) orphanCount() int32 { return int32(len(w.orphans)) }
+
+// hasOrphans reports whether pods of deleted ReplicaSets still terminate.
+func (w *world) hasOrphans() bool { return len(w.orphans) > 0 }
+
+// next returns the earliest time after now at which the world changes on
+// its own — a pod becomes ready or available, a terminating pod is gone —
+// or now itself if the ReplicaSet controller still has pods to create or
+// delete; never if nothing will change. Pods starting to run are not
+// counted: they change no ReplicaSet status.
+func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration {
+	t := never
+	for _, rs := range rss {
+		rp := w.byUID[rs.UID]
+		if rp == nil || int64(len(rp.active)) != int64(*rs.Spec.Replicas) {
+			return now
+		}
+		minReady := time.Duration(rs.Spec.MinReadySeconds) * time.Second
+		for i := range rp.active {
+			p := &rp.active[i]
+			switch {
+			case p.ready == never:
+			case p.ready > now:
+				t = min(t, p.ready)
+			case minReady > 0 && p.ready+minReady >= now:
+				t = min(t, p.ready+minReady+1)
+			}
+		}
+		for i := range rp.terminating {
+			t = min(t, rp.terminating[i].gone)
+		}
+	}
+	for i := range w.orphans {
+		t = min(t, w.orphans[i].gone)
+	}
+	return t
+}
+
+// pods materialises the pods of the ReplicaSets as objects, keyed by the UID
+// of their controlling ReplicaSet, as the Recreate strategy reads them.
+// Objects are cached per pod and rebuilt only when what they show changes.
+func (w *world) pods(rss []*appsv1.ReplicaSet, now time.Duration) map[types.UID][]*corev1.Pod {
+	out := make(map[types.UID][]*corev1.Pod, len(rss))
+	for _, rs := range rss {
+		rp := w.byUID[rs.UID]
+		list := make([]*corev1.Pod, 0)
+		if rp != nil {
+			list = make([]*corev1.Pod, 0, len(rp.active)+len(rp.terminating))
+			for i := range rp.active {
+				list = append(list, w.object(rs, &rp.active[i], now, false))
+			}
+			for i := range rp.terminating {
+				list = append(list, w.object(rs, &rp.terminating[i], now, true))
+			}
+		}
+		out[rs.UID] = list
+	}
+	return out
+}
+
+func (w *world) object(rs *appsv1.ReplicaSet, p *pod, now time.Duration, terminating bool) *corev1.Pod {
+	s := p.state(now, terminating)
+	if p.obj != nil && p.objState == s {
+		return p.obj
+	}
+	id := strconv.FormatUint(p.id, 10)
+	o := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: rs.Name + "-" + id, Namespace: rs.Namespace, UID: types.UID("pod-" + id),
+			Labels:            rs.Spec.Template.Labels,
+			CreationTimestamp: metav1.NewTime(w.start.Add(p.created).Truncate(time.Second)),
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID,
+				Controller: ptrTrue(), BlockOwnerDeletion: ptrTrue()}},
+		},
+		Status: corev1.PodStatus{Phase: corev1.PodPending},
+	}
+	if p.started <= now {
+		o.Status.Phase = corev1.PodRunning
+		ready := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse}
+		if p.ready <= now {
+			ready.Status = corev1.ConditionTrue
+			ready.LastTransitionTime = metav1.NewTime(w.start.Add(p.ready))
+		}
+		o.Status.Conditions = []corev1.PodCondition{ready}
+	}
+	if terminating {
+		o.DeletionTimestamp = ptrTime(metav1.NewTime(w.start.Add(p.gone - w.cfg.terminateDelay).Truncate(time.Second)))
+	}
+	p.obj, p.objState = o, s
+	return o
+}
+
+func ptrTrue() *bool { b := true; return &b }
+
+func ptrTime(t metav1.Time) *metav1.Time { return &t }
