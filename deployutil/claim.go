@@ -116,8 +116,10 @@ func ReleasePatch(rsUID, ownerUID types.UID) []byte {
 }
 
 // WithControllerRef returns a copy of owner references with d's controller
-// reference merged in the way the adoption patch merges: an entry with d's
-// UID takes the reference's fields, otherwise the reference is appended.
+// reference merged in the way a server applies the adoption patch (a
+// strategic merge on the list keyed by UID): an entry with d's UID takes the
+// reference's fields where it stands; otherwise the reference comes first,
+// before the existing entries.
 func WithControllerRef(refs []metav1.OwnerReference, d *appsv1.Deployment) []metav1.OwnerReference {
 	ref := ControllerRef(d)
 	out := append([]metav1.OwnerReference(nil), refs...)
@@ -127,7 +129,7 @@ func WithControllerRef(refs []metav1.OwnerReference, d *appsv1.Deployment) []met
 			return out
 		}
 	}
-	return append(out, ref)
+	return append([]metav1.OwnerReference{ref}, out...)
 }
 
 // WithoutOwner returns a copy of owner references without those to uid, as

@@ -179,8 +179,10 @@ func TestOwnerReferences(t *testing.T) {
 	}{
 		{name: "none", refs: nil, wantAdopt: []metav1.OwnerReference{ref}, wantRelease: nil,
 			reason: "adoption adds the controller reference; releasing nothing leaves nothing"},
-		{name: "another owner", refs: []metav1.OwnerReference{other}, wantAdopt: []metav1.OwnerReference{other, ref}, wantRelease: []metav1.OwnerReference{other},
-			reason: "other owners are kept by both patches"},
+		{name: "another owner", refs: []metav1.OwnerReference{other}, wantAdopt: []metav1.OwnerReference{ref, other}, wantRelease: []metav1.OwnerReference{other},
+			reason: "other owners are kept by both patches; the strategic merge puts a new patch entry before the server's (conformance: upstream's patch through the fake apiserver's SMP)"},
+		{name: "same UID in the middle", refs: []metav1.OwnerReference{other, stale}, wantAdopt: []metav1.OwnerReference{other, ref}, wantRelease: []metav1.OwnerReference{other},
+			reason: "an existing entry with the Deployment's UID is merged where it stands"},
 		{name: "same UID", refs: []metav1.OwnerReference{stale, other}, wantAdopt: []metav1.OwnerReference{ref, other}, wantRelease: []metav1.OwnerReference{other},
 			reason: "the strategic merge patch merges owner references by UID: the entry is replaced in place, or deleted"},
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/yaml"
 
@@ -100,9 +101,10 @@ func roundTrip[T any](obj *T) (*T, error) {
 	return out, json.Unmarshal(b, out)
 }
 
-// Diff returns a readable difference between the two results, or "".
+// Diff returns a readable difference between the two results, or "". An
+// empty list of ReplicaSets equals none (Apply keeps an emptied slice).
 func Diff(ours, theirs Result) string {
-	return cmp.Diff(theirs, ours)
+	return cmp.Diff(theirs, ours, cmpopts.EquateEmpty())
 }
 
 // Mismatch describes a difference for a failure message: the input as YAML,
