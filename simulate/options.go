@@ -28,6 +28,7 @@ type config struct {
 	everyTick      bool
 	changes        []Change
 	syncOpts       []deploysync.Option
+	syncFunc       func(deploysync.State) (deploysync.Plan, error)
 }
 
 func defaults() config {
@@ -146,4 +147,12 @@ func (c *config) fails(t *corev1.PodTemplateSpec) bool {
 		}
 	}
 	return false
+}
+
+// WithSyncFunc replaces the sync of every step: f is called instead of
+// [deploysync.Sync] (with the options of [WithSyncOptions]) and its plan is
+// applied. A differential test uses it to run another controller beside
+// Sync on every state of a rollout, then continue with Sync's plan.
+func WithSyncFunc(f func(deploysync.State) (deploysync.Plan, error)) Option {
+	return func(c *config) { c.syncFunc = f }
 }

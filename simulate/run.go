@@ -177,7 +177,11 @@ func (r *runner) step(i int) error {
 	if r.state.Deployment.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 		r.state.Pods = r.world.pods(r.state.ReplicaSets, r.now)
 	}
-	plan, err := deploysync.Sync(r.state, r.cfg.syncOpts...)
+	sync := r.cfg.syncFunc
+	if sync == nil {
+		sync = func(s deploysync.State) (deploysync.Plan, error) { return deploysync.Sync(s, r.cfg.syncOpts...) }
+	}
+	plan, err := sync(r.state)
 	if err != nil {
 		return err
 	}

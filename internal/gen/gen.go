@@ -465,14 +465,32 @@ func cond(t appsv1.DeploymentConditionType, s corev1.ConditionStatus, reason, ms
 // Deviation names the rule by which a case falls where deploysync
 // deliberately differs from upstream (see the README's Fidelity section), or
 // returns "" if upstream and deploysync must agree on it.
+//
+// The one rule: "proportional-product-overflow" — the sync scales
+// proportionally (a paused Deployment or a scaling event, RollingUpdate,
+// several active ReplicaSets, the new one not saturated, something to add)
+// and some active ReplicaSet's size × (replicas + maxSurge) exceeds 2³¹−1,
+// which upstream multiplies in int32 and wraps around.
 func Deviation(c Case) string {
 	d := c.State.Deployment
-	if d == nil || d.Spec.Replicas == nil || deployutil.IsSelectingAll(d) {
+	if d == nil || deployutil.Validate(d, c.State.ReplicaSets, c.State.Pods) != nil || deployutil.IsSelectingAll(d) {
+		return ""
+	}
+	if !deployutil.IsRollingUpdate(d) || *d.Spec.Replicas == 0 {
 		return ""
 	}
 	maxReplicas := int64(deployutil.MaxReplicas(d))
-	for _, rs := range c.State.ReplicaSets {
-		if rs != nil && rs.Spec.Replicas != nil && int64(*rs.Spec.Replicas)*maxReplicas > math.MaxInt32 {
+	claimed, _, err := deployutil.Claim(d, c.State.ReplicaSets)
+	if err != nil {
+		return ""
+	}
+	newRS, old := deployutil.SplitReplicaSets(d, claimed)
+	active := deployutil.FilterActive(append(old, newRS))
+	if len(active) < 2 || deployutil.IsSaturated(d, newRS) || int64(deployutil.SpecReplicas(active)) == maxReplicas {
+		return ""
+	}
+	for _, rs := range active {
+		if int64(*rs.Spec.Replicas)*maxReplicas > math.MaxInt32 {
 			return "proportional-product-overflow"
 		}
 	}

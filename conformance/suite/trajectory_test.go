@@ -1,0 +1,120 @@
+package suite
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/internal/gen"
+	"github.com/deploysync/deploysync/simulate"
+)
+
+// The number of trajectories: 500 by default (CI), 20,000 with
+// DEPLOYSYNC_LONG=1, or DEPLOYSYNC_TRAJECTORIES=n.
+func trajectories() int {
+	if v, err := strconv.Atoi(os.Getenv("DEPLOYSYNC_TRAJECTORIES")); err == nil && v > 0 {
+		return v
+	}
+	if os.Getenv("DEPLOYSYNC_LONG") != "" {
+		return 20_000
+	}
+	return 500
+}
+
+// TestTrajectories runs rollouts in the simulator's world (ReplicaSet
+// controller, kubelets, apiserver bookkeeping) for up to 60 syncs, with
+// scripted changes of image, size, pause and rollback along the way; at
+// every sync both sides decide on the same state, and the rollout goes on
+// with deploysync's plan.
+func TestTrajectories(t *testing.T) {
+	n := trajectories()
+	syncs, excluded := 0, 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		src := gen.NewRand(seed)
+		c := gen.Valid(src)
+		if gen.Deviation(c) != "" {
+			excluded++
+			continue
+		}
+		opts := worldOptions(src, c)
+		step := 0
+		opts = append(opts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
+			step++
+			syncs++
+			if rule := gen.Deviation(gen.Case{State: s, TerminatingReplicas: c.TerminatingReplicas}); rule != "" {
+				excluded++
+				return deploysync.Plan{}, errStop
+			}
+			if _, err := Compare(fmt.Sprintf("trajectory seed %d, sync %d", seed, step), s, c.TerminatingReplicas); err != nil {
+				return deploysync.Plan{}, err
+			}
+			return deploysync.Sync(s, deploysync.WithTerminatingReplicas(c.TerminatingReplicas))
+		}))
+		if _, err := simulate.Run(c.State, opts...); err != nil && !isStop(err) {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	t.Logf("trajectories: %d, syncs compared: %d, stopped or skipped by a deviation rule: %d", n, syncs, excluded)
+}
+
+var errStop = fmt.Errorf("trajectory entered a deliberate deviation")
+
+func isStop(err error) bool {
+	for e := err; e != nil; {
+		if e == errStop {
+			return true
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			return false
+		}
+		e = u.Unwrap()
+	}
+	return false
+}
+
+// worldOptions draws the world's knobs and a script of changes.
+func worldOptions(src gen.Source, c gen.Case) []simulate.Option {
+	pick := func(xs ...time.Duration) time.Duration { return xs[src.Intn(len(xs))] }
+	opts := []simulate.Option{
+		simulate.WithMaxSteps(60),
+		simulate.WithSeed(uint64(src.Intn(1 << 30))),
+		simulate.WithTick(pick(time.Second, 5*time.Second, 30*time.Second)),
+		simulate.WithPodStartDelay(pick(0, time.Second, 2*time.Second, 10*time.Second)),
+		simulate.WithReadinessDelay(pick(0, time.Second, 3*time.Second, 20*time.Second)),
+		simulate.WithTerminationDelay(pick(0, time.Second, 5*time.Second, 40*time.Second)),
+		simulate.WithSyncOptions(deploysync.WithTerminatingReplicas(c.TerminatingReplicas)),
+	}
+	if src.Intn(4) == 0 {
+		opts = append(opts, simulate.WithFailureRate([]float64{0.05, 0.2, 0.5}[src.Intn(3)]))
+	}
+	if src.Intn(2) == 0 {
+		opts = append(opts, simulate.WithEveryTick())
+	}
+	var changes []simulate.Change
+	at := time.Duration(0)
+	for i := src.Intn(4); i > 0; i-- {
+		at += time.Duration(1+src.Intn(20)) * time.Second
+		switch src.Intn(6) {
+		case 0, 1:
+			changes = append(changes, simulate.SetImage(at, "web", fmt.Sprintf("nginx:%d", 1+src.Intn(5))))
+		case 2:
+			changes = append(changes, simulate.Scale(at, int32(src.Intn(15))))
+		case 3:
+			changes = append(changes, simulate.Pause(at), simulate.Resume(at+time.Duration(1+src.Intn(30))*time.Second))
+		case 4:
+			changes = append(changes, simulate.RollbackTo(at, int64(src.Intn(3))))
+		case 5:
+			changes = append(changes, simulate.SetFenceposts(at, intstr.FromInt32(int32(src.Intn(3))), intstr.FromString("25%")))
+		}
+	}
+	if len(changes) > 0 {
+		opts = append(opts, simulate.WithChanges(changes...))
+	}
+	return opts
+}
