@@ -21,9 +21,17 @@ func (s *session) getAllReplicaSetsAndSyncRevision(rsList []*appsv1.ReplicaSet, 
 		s.split = &split{newRS: newRS, old: old}
 	}
 	old := s.split.old[:len(s.split.old):len(s.split.old)]
+	if s.split.synced != nil {
+		// Upstream syncs an existing new ReplicaSet again with the same
+		// cache and the same Deployment: the same write, stale, or none.
+		return s.split.synced, old, nil
+	}
 	newRS, err := s.getNewReplicaSet(s.split.newRS, old, create)
 	if err != nil {
 		return nil, nil, err
+	}
+	if s.split.newRS != nil {
+		s.split.synced = newRS
 	}
 	return newRS, old, nil
 }
@@ -45,7 +53,7 @@ func (s *session) getNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.Re
 			return &c, nil
 		}
 		// Annotations copied in memory ride along with later writes.
-		s.base[&c] = s.baseOf(existing)
+		s.derive(&c, existing)
 		needsUpdate := setRevision(d, c.Annotations[deployutil.RevisionAnnotation])
 		var why []string
 		if needsUpdate {
@@ -117,7 +125,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 	newRevision := strconv.FormatInt(next, 10)
 
 	created := rs
-	if taken := s.byName[rs.Name]; taken != nil {
+	if taken := s.lookup(rs.Name); taken != nil {
 		ref := metav1.GetControllerOfNoCopy(taken)
 		if ref == nil || ref.UID != d.UID || !deployutil.EqualIgnoreHash(&d.Spec.Template, &taken.Spec.Template) {
 			return nil, s.hashCollision(rs.Name)

@@ -43,6 +43,8 @@ type session struct {
 type split struct {
 	newRS *appsv1.ReplicaSet
 	old   []*appsv1.ReplicaSet
+	// synced is the new ReplicaSet once its revision has been synced.
+	synced *appsv1.ReplicaSet
 }
 
 type entryKind int
@@ -62,26 +64,53 @@ type entry struct {
 	kind       entryKind
 	name       string             // the ReplicaSet's name
 	base, sent *appsv1.ReplicaSet // ReplicaSet writes
-	dep        *appsv1.Deployment // Deployment writes: a snapshot of what was sent
+	dep        *sentDeployment    // Deployment writes
 	ev         action.Event
 	why        string
 }
 
+// sentDeployment is what a Deployment write sent, as far as a write can
+// change it: its annotations, its status and (for an update) its template.
+type sentDeployment struct {
+	annotations map[string]string
+	status      appsv1.DeploymentStatus
+	template    *corev1.PodTemplateSpec
+}
+
 func newSession(s State, o options) *session {
-	byName := make(map[string]*appsv1.ReplicaSet, len(s.ReplicaSets))
-	for _, rs := range s.ReplicaSets {
-		byName[rs.Name] = rs
-	}
+	// The working copy shares everything with the input but the annotations:
+	// the sync assigns status fields, conditions and the template wholesale
+	// and never modifies what they point to, but it does edit annotations.
+	d := *s.Deployment
+	d.Annotations = cloneMap(s.Deployment.Annotations)
 	return &session{
-		opts:   o,
-		now:    s.Now,
-		orig:   s.Deployment,
-		d:      s.Deployment.DeepCopy(),
-		rss:    s.ReplicaSets,
-		pods:   s.Pods,
-		byName: byName,
-		base:   map[*appsv1.ReplicaSet]*appsv1.ReplicaSet{},
+		opts: o,
+		now:  s.Now,
+		orig: s.Deployment,
+		d:    &d,
+		rss:  s.ReplicaSets,
+		pods: s.Pods,
 	}
+}
+
+// lookup returns the ReplicaSet of the state with that name, or nil: what a
+// create finds when the name is taken.
+func (s *session) lookup(name string) *appsv1.ReplicaSet {
+	if s.byName == nil {
+		s.byName = make(map[string]*appsv1.ReplicaSet, len(s.rss))
+		for _, rs := range s.rss {
+			s.byName[rs.Name] = rs
+		}
+	}
+	return s.byName[name]
+}
+
+// derive notes that value is an in-memory copy of the server's version of.
+func (s *session) derive(value, of *appsv1.ReplicaSet) {
+	if s.base == nil {
+		s.base = map[*appsv1.ReplicaSet]*appsv1.ReplicaSet{}
+	}
+	s.base[value] = s.baseOf(of)
 }
 
 func (s *session) baseOf(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
@@ -113,20 +142,15 @@ func (s *session) event(typ, reason, msg, why string) {
 // updateStatus records a write of the Deployment's status subresource with
 // the working copy as it is now.
 func (s *session) updateStatus(why string) {
-	s.log = append(s.log, entry{kind: updateDStatus, dep: s.snapshot(), why: why})
+	sent := &sentDeployment{annotations: cloneMap(s.d.Annotations), status: s.d.Status}
+	s.log = append(s.log, entry{kind: updateDStatus, dep: sent, why: why})
 }
 
 // updateDeployment records a write of the Deployment itself.
 func (s *session) updateDeployment(why string) {
-	s.log = append(s.log, entry{kind: updateD, dep: s.snapshot(), why: why})
-}
-
-// snapshot copies the parts of the working Deployment that change in place
-// (annotations); everything else is replaced, never modified, by the sync.
-func (s *session) snapshot() *appsv1.Deployment {
-	c := *s.d
-	c.Annotations = cloneMap(s.d.Annotations)
-	return &c
+	t := s.d.Spec.Template
+	sent := &sentDeployment{annotations: cloneMap(s.d.Annotations), template: &t}
+	s.log = append(s.log, entry{kind: updateD, dep: sent, why: why})
 }
 
 // plan merges the log into the plan's actions: one action per object and
@@ -145,7 +169,7 @@ func (s *session) plan() []action.Action {
 		in, ok := intents[name]
 		if !ok {
 			in = &rsIntent{}
-			if rs := s.byName[name]; rs != nil {
+			if rs := s.lookup(name); rs != nil {
 				in.w = rs.DeepCopy()
 			}
 			intents[name] = in
@@ -170,11 +194,11 @@ func (s *session) plan() []action.Action {
 		case deleteRS:
 			in := intentOf(e.name)
 			in.deleted, in.deleteAt = true, i
-			rs := s.byName[e.name]
+			rs := s.lookup(e.name)
 			out[i] = &action.DeleteReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Why: e.why}
 		case adoptRS, releaseRS:
 			in := intentOf(e.name)
-			rs := s.byName[e.name]
+			rs := s.lookup(e.name)
 			if e.kind == adoptRS {
 				in.w.OwnerReferences = deployutil.WithControllerRef(in.w.OwnerReferences, s.orig)
 				out[i] = &action.AdoptReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, OwnerUID: s.orig.UID,
@@ -213,10 +237,14 @@ func (s *session) plan() []action.Action {
 		}
 	}
 	if dAt >= 0 {
-		out[dAt] = &action.UpdateDeployment{Deployment: dw.DeepCopy(), Why: strings.Join(dWhy, "; ")}
+		obj := dw
+		if sAt >= 0 {
+			obj = dw.DeepCopy()
+		}
+		out[dAt] = &action.UpdateDeployment{Deployment: obj, Why: strings.Join(dWhy, "; ")}
 	}
 	if sAt >= 0 {
-		out[sAt] = &action.UpdateDeploymentStatus{Deployment: dw.DeepCopy(), Why: strings.Join(sWhy, "; ")}
+		out[sAt] = &action.UpdateDeploymentStatus{Deployment: dw, Why: strings.Join(sWhy, "; ")}
 	}
 	actions := out[:0]
 	for _, a := range out {
@@ -241,18 +269,18 @@ func mergeReplicaSet(w, base, sent *appsv1.ReplicaSet) {
 }
 
 // mergeDeployment applies to w what sent changed relative to base: the
-// status and annotations for a status write, the spec and annotations for
+// status and annotations for a status write, the template and annotations for
 // an update (the status endpoint keeps spec and labels; the main endpoint
 // keeps status).
-func mergeDeployment(w, base, sent *appsv1.Deployment, status bool) {
-	w.Annotations = mergeMap(w.Annotations, base.Annotations, sent.Annotations)
+func mergeDeployment(w, base *appsv1.Deployment, sent *sentDeployment, status bool) {
+	w.Annotations = mergeMap(w.Annotations, base.Annotations, sent.annotations)
 	if !status {
-		if !equality.Semantic.DeepEqual(base.Spec.Template, sent.Spec.Template) {
-			w.Spec.Template = *sent.Spec.Template.DeepCopy()
+		if !equality.Semantic.DeepEqual(base.Spec.Template, *sent.template) {
+			w.Spec.Template = *sent.template.DeepCopy()
 		}
 		return
 	}
-	b, x, ws := &base.Status, &sent.Status, &w.Status
+	b, x, ws := &base.Status, &sent.status, &w.Status
 	if b.ObservedGeneration != x.ObservedGeneration {
 		ws.ObservedGeneration = x.ObservedGeneration
 	}

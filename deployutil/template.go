@@ -1,23 +1,89 @@
 package deployutil
 
 import (
+	"reflect"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // EqualIgnoreHash reports whether two pod templates are semantically equal
 // once the pod-template-hash label is ignored: nil and empty maps and slices
-// are equal, quantities compare by value, times at UTC. This is how the new
-// ReplicaSet is recognised — never by name or hash.
+// are equal, quantities compare by value, times as instants — the rules of
+// k8s.io/apimachinery's equality.Semantic, which upstream uses. This is how
+// the new ReplicaSet is recognised — never by name or hash.
 //
-// Neither template is copied or modified: only the label maps are rebuilt,
-// and only when one carries the hash label.
+// Neither template is copied or modified. Templates that differ in their
+// containers' names or images, or in their labels, are told apart without
+// walking the rest.
 func EqualIgnoreHash(a, b *corev1.PodTemplateSpec) bool {
-	x, y := *a, *b
-	x.Labels = withoutHashLabel(x.Labels)
-	y.Labels = withoutHashLabel(y.Labels)
-	return equality.Semantic.DeepEqual(&x, &y)
+	if !sameContainers(a.Spec.Containers, b.Spec.Containers) || !sameContainers(a.Spec.InitContainers, b.Spec.InitContainers) ||
+		!equalLabelsIgnoringHash(a.Labels, b.Labels) {
+		return false
+	}
+	// Walk everything but the labels, in place: no copy of either template.
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	for i, n := 0, va.NumField(); i < n; i++ {
+		if i != objectMetaIndex {
+			if !semanticEqual(va.Field(i), vb.Field(i)) {
+				return false
+			}
+			continue
+		}
+		ma, mb := va.Field(i), vb.Field(i)
+		for j, m := 0, ma.NumField(); j < m; j++ {
+			if j != labelsIndex && !semanticEqual(ma.Field(j), mb.Field(j)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Where EqualIgnoreHash finds the labels of a PodTemplateSpec.
+var (
+	objectMetaIndex = fieldIndex(reflect.TypeFor[corev1.PodTemplateSpec](), "ObjectMeta")
+	labelsIndex     = fieldIndex(reflect.TypeFor[metav1.ObjectMeta](), "Labels")
+)
+
+func fieldIndex(t reflect.Type, name string) int {
+	f, _ := t.FieldByName(name)
+	return f.Index[0]
+}
+
+// sameContainers is a necessary condition of semantic equality, cheap to
+// check: as many containers, with the same names and images.
+func sameContainers(a, b []corev1.Container) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Image != b[i].Image {
+			return false
+		}
+	}
+	return true
+}
+
+// equalLabelsIgnoringHash compares two label maps as semantic equality
+// would once the hash label is deleted from both.
+func equalLabelsIgnoringHash(a, b map[string]string) bool {
+	n := 0
+	for k, v := range a {
+		if k == PodTemplateHashLabel {
+			continue
+		}
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+		n++
+	}
+	m := len(b)
+	if _, ok := b[PodTemplateHashLabel]; ok {
+		m--
+	}
+	return n == m
 }
 
 func withoutHashLabel(labels map[string]string) map[string]string {

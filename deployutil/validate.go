@@ -3,7 +3,6 @@ package deployutil
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"regexp"
 	"strconv"
 
@@ -21,7 +20,10 @@ import (
 // to act on such a Deployment beyond a warning; a selector with an empty but
 // non-nil matchLabels is not caught by this check, as upstream.
 func IsSelectingAll(d *appsv1.Deployment) bool {
-	return reflect.DeepEqual(d.Spec.Selector, &metav1.LabelSelector{})
+	// Upstream compares with reflect.DeepEqual against &LabelSelector{}:
+	// only a selector whose two fields are both nil is equal to it.
+	sel := d.Spec.Selector
+	return sel != nil && sel.MatchLabels == nil && sel.MatchExpressions == nil
 }
 
 // Validate checks a state the way an apiserver would have let it in, and
@@ -189,66 +191,29 @@ func deref(p *int32) int64 {
 }
 
 func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) error {
-	names := make(map[string]bool, len(rss))
-	uids := make(map[types.UID]bool, len(rss))
-	var spec, status, ready, available, terminating int64
+	names := make(map[string]struct{}, len(rss))
+	uids := make(map[types.UID]*appsv1.ReplicaSet, len(rss))
+	var sums [5]int64 // spec, status, ready, available, terminating
 	for i, rs := range rss {
-		obj := fmt.Sprintf("ReplicaSet #%d", i)
 		if rs == nil {
-			return &InputError{Object: obj, Field: "replicaSets", Kind: Required, Detail: "nil ReplicaSet in the state"}
+			return &InputError{Object: fmt.Sprintf("ReplicaSet #%d", i), Field: "replicaSets", Kind: Required, Detail: "nil ReplicaSet in the state"}
 		}
-		if rs.Name != "" {
-			obj = "ReplicaSet " + rs.Namespace + "/" + rs.Name
-		}
-		bad := func(field string, kind ErrorKind, value any, detail string) error {
-			return &InputError{Object: obj, Field: field, Kind: kind, Value: value, Detail: detail}
-		}
-		switch {
-		case rs.Name == "":
-			return bad("metadata.name", Required, nil, "a ReplicaSet needs a name")
-		case names[rs.Name]:
-			return bad("metadata.name", Duplicate, rs.Name, "two ReplicaSets in the state have this name")
-		case uids[rs.UID]:
-			return bad("metadata.uid", Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID")
-		case rs.Namespace != d.Namespace:
-			return bad("metadata.namespace", Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace))
-		case rs.Spec.Replicas == nil:
-			return bad("spec.replicas", Required, nil, "set it, or apply deployutil.SetDefaults")
-		case *rs.Spec.Replicas < 0:
-			return bad("spec.replicas", Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0")
-		}
-		names[rs.Name], uids[rs.UID] = true, true
-		if err := validateReplicaSetStatus(&rs.Status, bad); err != nil {
+		if err := validateReplicaSet(d, rs, i, names, uids); err != nil {
 			return err
 		}
-		if v, ok := rs.Annotations[DesiredReplicasAnnotation]; ok {
-			if n, err := strconv.Atoi(v); err == nil && (n > math.MaxInt32 || n < math.MinInt32) {
-				return bad("metadata.annotations["+DesiredReplicasAnnotation+"]", Overflow, v, "does not fit an int32; upstream would wrap it around")
+		names[rs.Name], uids[rs.UID] = struct{}{}, rs
+		for j, v := range [5]int64{int64(*rs.Spec.Replicas), int64(rs.Status.Replicas), int64(rs.Status.ReadyReplicas),
+			int64(rs.Status.AvailableReplicas), deref(rs.Status.TerminatingReplicas)} {
+			sums[j] += v
+			if sums[j] > math.MaxInt32 {
+				field := [5]string{"spec.replicas", "status.replicas", "status.readyReplicas", "status.availableReplicas", "status.terminatingReplicas"}[j]
+				return &InputError{Object: rsObject(rs, i), Field: field, Kind: Overflow, Value: sums[j],
+					Detail: "the sum over the ReplicaSets exceeds int32; upstream would wrap around"}
 			}
 		}
-		if rev, err := Revision(rs); err == nil && rev == math.MaxInt64 {
-			return bad("metadata.annotations["+RevisionAnnotation+"]", Overflow, rs.Annotations[RevisionAnnotation], "the next revision would overflow int64")
-		}
-		spec += int64(*rs.Spec.Replicas)
-		status += int64(rs.Status.Replicas)
-		ready += int64(rs.Status.ReadyReplicas)
-		available += int64(rs.Status.AvailableReplicas)
-		terminating += deref(rs.Status.TerminatingReplicas)
-		for _, sum := range []struct {
-			name string
-			v    int64
-		}{{"spec.replicas", spec}, {"status.replicas", status}, {"status.readyReplicas", ready}, {"status.availableReplicas", available}, {"status.terminatingReplicas", terminating}} {
-			if sum.v > math.MaxInt32 {
-				return bad(sum.name, Overflow, sum.v, "the sum over the ReplicaSets exceeds int32; upstream would wrap around")
-			}
-		}
-	}
-	byUID := make(map[types.UID]*appsv1.ReplicaSet, len(rss))
-	for _, rs := range rss {
-		byUID[rs.UID] = rs
 	}
 	for uid, list := range pods {
-		rs := byUID[uid]
+		rs := uids[uid]
 		if rs == nil {
 			return &InputError{Object: "Pods", Field: "pods[" + string(uid) + "]", Kind: Invalid, Value: string(uid),
 				Detail: "pods are keyed by the UID of their controlling ReplicaSet, and no ReplicaSet in the state has this UID"}
@@ -272,6 +237,49 @@ func ownerString(ref *metav1.OwnerReference) string {
 		return "no controller"
 	}
 	return fmt.Sprintf("%s %s (UID %s)", ref.Kind, ref.Name, ref.UID)
+}
+
+func rsObject(rs *appsv1.ReplicaSet, i int) string {
+	if rs.Name == "" {
+		return fmt.Sprintf("ReplicaSet #%d", i)
+	}
+	return "ReplicaSet " + rs.Namespace + "/" + rs.Name
+}
+
+// validateReplicaSet checks one ReplicaSet; names and uids hold those of the
+// ReplicaSets before it.
+func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, names map[string]struct{}, uids map[types.UID]*appsv1.ReplicaSet) error {
+	bad := func(field string, kind ErrorKind, value any, detail string) error {
+		return &InputError{Object: rsObject(rs, i), Field: field, Kind: kind, Value: value, Detail: detail}
+	}
+	_, dupName := names[rs.Name]
+	_, dupUID := uids[rs.UID]
+	switch {
+	case rs.Name == "":
+		return bad("metadata.name", Required, nil, "a ReplicaSet needs a name")
+	case dupName:
+		return bad("metadata.name", Duplicate, rs.Name, "two ReplicaSets in the state have this name")
+	case dupUID:
+		return bad("metadata.uid", Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID")
+	case rs.Namespace != d.Namespace:
+		return bad("metadata.namespace", Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace))
+	case rs.Spec.Replicas == nil:
+		return bad("spec.replicas", Required, nil, "set it, or apply deployutil.SetDefaults")
+	case *rs.Spec.Replicas < 0:
+		return bad("spec.replicas", Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0")
+	}
+	if err := validateReplicaSetStatus(&rs.Status, bad); err != nil {
+		return err
+	}
+	if v, ok := rs.Annotations[DesiredReplicasAnnotation]; ok {
+		if n, err := strconv.Atoi(v); err == nil && (n > math.MaxInt32 || n < math.MinInt32) {
+			return bad("metadata.annotations["+DesiredReplicasAnnotation+"]", Overflow, v, "does not fit an int32; upstream would wrap it around")
+		}
+	}
+	if rev, err := Revision(rs); err == nil && rev == math.MaxInt64 {
+		return bad("metadata.annotations["+RevisionAnnotation+"]", Overflow, rs.Annotations[RevisionAnnotation], "the next revision would overflow int64")
+	}
+	return nil
 }
 
 func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad func(string, ErrorKind, any, string) error) error {
