@@ -32,6 +32,8 @@ func (e *ApplyError) Error() string {
 //   - adopt and release patches add or remove the Deployment's owner
 //     reference (after checking the adoption's precondition);
 //   - creates append, deletes remove;
+//   - a Deployment patch (kubectl rollout undo) is applied as a server
+//     applies a JSON patch;
 //   - events change nothing.
 //
 // It models nothing else an apiserver does (no generation bump, no UIDs or
@@ -97,6 +99,12 @@ func Apply(s State, p Plan) (State, error) {
 			d := a.Deployment.DeepCopy()
 			d.Spec = *out.Deployment.Spec.DeepCopy()
 			d.Labels = cloneMap(out.Deployment.Labels)
+			out.Deployment = d
+		case *action.PatchDeployment:
+			d, err := a.ApplyTo(out.Deployment)
+			if err != nil {
+				return State{}, fail("%v", err)
+			}
 			out.Deployment = d
 		case *action.Event:
 		default:

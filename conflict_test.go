@@ -14,7 +14,9 @@ import (
 )
 
 func TestResolveAlreadyExists(t *testing.T) {
-	ours := func() *appsv1.ReplicaSet { return scenarios.ReplicaSet(scenarios.Steady("web-x", "nginx:1", 1, "1", 0)) }
+	ours := func() *appsv1.ReplicaSet {
+		return scenarios.ReplicaSet(scenarios.Steady("web-x", "nginx:1", 1, "1", 0))
+	}
 	tests := []struct {
 		name      string
 		existing  func() *appsv1.ReplicaSet

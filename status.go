@@ -31,9 +31,7 @@ func (s *session) calculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.Rep
 	if s.opts.terminatingReplicas {
 		st.TerminatingReplicas = deployutil.TerminatingReplicas(allRSs)
 	}
-	for _, c := range d.Status.Conditions {
-		st.Conditions = append(st.Conditions, c)
-	}
+	st.Conditions = append(st.Conditions, d.Status.Conditions...) // a copy; nil if there are none
 	if available >= *d.Spec.Replicas-deployutil.MaxUnavailable(d) {
 		deployutil.SetCondition(&st, deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue,
 			deployutil.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", s.now))

@@ -4,7 +4,8 @@
 //
 // An [Action] is one of [CreateReplicaSet], [UpdateReplicaSet],
 // [DeleteReplicaSet], [AdoptReplicaSet], [ReleaseReplicaSet],
-// [UpdateDeployment], [UpdateDeploymentStatus] or [Event]. A caller applies
+// [UpdateDeployment], [UpdateDeploymentStatus], [PatchDeployment] (only
+// from kubectl's rollout undo, never from a sync) or [Event]. A caller applies
 // them in order with whatever client it has and stops at the first failure;
 // the next sync starts again from the state it then reads.
 //

@@ -86,19 +86,6 @@ func equalLabelsIgnoringHash(a, b map[string]string) bool {
 	return n == m
 }
 
-func withoutHashLabel(labels map[string]string) map[string]string {
-	if _, ok := labels[PodTemplateHashLabel]; !ok {
-		return labels
-	}
-	out := make(map[string]string, len(labels)-1)
-	for k, v := range labels {
-		if k != PodTemplateHashLabel {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // FindNewReplicaSet returns the Deployment's new ReplicaSet: the oldest of
 // rss (by creation time, then name) whose template equals the Deployment's
 // ignoring the hash label (see [EqualIgnoreHash]), or nil.

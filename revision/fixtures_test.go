@@ -51,11 +51,3 @@ func replicaSet(name string, spec, status int32, age int, revision string) *apps
 	}
 	return rs
 }
-
-func names(rss []*appsv1.ReplicaSet) []string {
-	var out []string
-	for _, rs := range rss {
-		out = append(out, rs.Name)
-	}
-	return out
-}

@@ -1,7 +1,6 @@
 package revision
 
 import (
-	"errors"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -11,11 +10,17 @@ import (
 )
 
 // The answers of a rollback that cannot happen. Their texts are the messages
-// of upstream's DeploymentRollbackRevisionNotFound events.
+// of upstream's DeploymentRollbackRevisionNotFound events, verbatim.
 var (
-	ErrNoLastRevision   = errors.New("Unable to find last revision.")
-	ErrRevisionNotFound = errors.New("Unable to find the revision to rollback to.")
+	ErrNoLastRevision   error = eventMessage("Unable to find last revision.")
+	ErrRevisionNotFound error = eventMessage("Unable to find the revision to rollback to.")
 )
+
+// eventMessage is an error whose text is an event message, sentence case
+// and full stop included.
+type eventMessage string
+
+func (e eventMessage) Error() string { return string(e) }
 
 // RollbackTo reads the deprecated rollback annotation
 // (deprecated.deployment.rollback.to). ok is false when it is missing, empty

@@ -84,4 +84,3 @@ func BenchPausedCleanup(n int) deploysync.State {
 	}
 	return deploysync.State{Deployment: d, ReplicaSets: rss, Now: Now}
 }
-
