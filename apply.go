@@ -42,11 +42,17 @@ func (e *ApplyError) Error() string {
 // action touched and copies the rest. Pods and Now are carried over.
 func Apply(s State, p Plan) (State, error) {
 	out := State{Deployment: s.Deployment, ReplicaSets: append([]*appsv1.ReplicaSet(nil), s.ReplicaSets...), Pods: s.Pods, Now: s.Now}
+	// Deleted entries become nil until the end, so positions stay valid.
+	var index map[string]int
 	find := func(name string) int {
-		for i, rs := range out.ReplicaSets {
-			if rs.Name == name {
-				return i
+		if index == nil {
+			index = make(map[string]int, len(out.ReplicaSets))
+			for i, rs := range out.ReplicaSets {
+				index[rs.Name] = i
 			}
+		}
+		if i, ok := index[name]; ok {
+			return i
 		}
 		return -1
 	}
@@ -60,6 +66,7 @@ func Apply(s State, p Plan) (State, error) {
 				return State{}, fail("replicaset %q already exists", a.ReplicaSet.Name)
 			}
 			out.ReplicaSets = append(out.ReplicaSets, a.ReplicaSet.DeepCopy())
+			index[a.ReplicaSet.Name] = len(out.ReplicaSets) - 1
 		case *action.UpdateReplicaSet:
 			j := find(a.ReplicaSet.Name)
 			if j < 0 {
@@ -73,7 +80,8 @@ func Apply(s State, p Plan) (State, error) {
 			if j < 0 {
 				return State{}, fail("replicaset %q not found", a.Name)
 			}
-			out.ReplicaSets = append(out.ReplicaSets[:j:j], out.ReplicaSets[j+1:]...)
+			out.ReplicaSets[j] = nil
+			delete(index, a.Name)
 		case *action.AdoptReplicaSet, *action.ReleaseReplicaSet:
 			name, adopt := ownershipTarget(a)
 			j := find(name)
@@ -111,6 +119,13 @@ func Apply(s State, p Plan) (State, error) {
 			return State{}, fail("unknown action type %T", a)
 		}
 	}
+	kept := out.ReplicaSets[:0]
+	for _, rs := range out.ReplicaSets {
+		if rs != nil {
+			kept = append(kept, rs)
+		}
+	}
+	out.ReplicaSets = kept
 	return out, nil
 }
 

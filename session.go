@@ -159,12 +159,14 @@ func (s *session) updateDeployment(why string) {
 // the last write it absorbs.
 func (s *session) plan() []action.Action {
 	type rsIntent struct {
-		w                            *appsv1.ReplicaSet
-		created, updated, deleted    bool
-		createAt, updateAt, deleteAt int
-		why                          []string
+		w                  *appsv1.ReplicaSet // the object with every change so far
+		created, updated   bool
+		createAt, updateAt int
+		why                []string
 	}
 	intents := map[string]*rsIntent{}
+	// intentOf returns the intent for a ReplicaSet written to, starting from a
+	// copy of the ReplicaSet as read (a created one starts from what was sent).
 	intentOf := func(name string) *rsIntent {
 		in, ok := intents[name]
 		if !ok {
@@ -183,8 +185,8 @@ func (s *session) plan() []action.Action {
 	for i, e := range s.log {
 		switch e.kind {
 		case createRS:
-			in := intentOf(e.name)
-			in.w, in.created, in.createAt = e.sent.DeepCopy(), true, i
+			in := &rsIntent{w: e.sent.DeepCopy(), created: true, createAt: i}
+			intents[e.name] = in
 			in.why = append(in.why, e.why)
 		case updateRS:
 			in := intentOf(e.name)
@@ -192,8 +194,6 @@ func (s *session) plan() []action.Action {
 			in.updated, in.updateAt = true, i
 			in.why = appendOnce(in.why, e.why)
 		case deleteRS:
-			in := intentOf(e.name)
-			in.deleted, in.deleteAt = true, i
 			rs := s.lookup(e.name)
 			out[i] = &action.DeleteReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Why: e.why}
 		case adoptRS, releaseRS:

@@ -89,27 +89,29 @@ func equalLabelsIgnoringHash(a, b map[string]string) bool {
 // FindNewReplicaSet returns the Deployment's new ReplicaSet: the oldest of
 // rss (by creation time, then name) whose template equals the Deployment's
 // ignoring the hash label (see [EqualIgnoreHash]), or nil.
+//
+// Upstream sorts the list and takes the first match; the oldest match is the
+// same ReplicaSet, found here in one pass without allocating, and without
+// comparing the templates of ReplicaSets newer than a match already found.
 func FindNewReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
-	for _, rs := range SortedByCreation(rss) {
+	var found *appsv1.ReplicaSet
+	for _, rs := range rss {
+		if found != nil && !olderFirst(rs, found) {
+			continue
+		}
 		if EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
-			return rs
+			found = rs
 		}
 	}
-	return nil
+	return found
 }
 
 // SplitReplicaSets returns the Deployment's new ReplicaSet (nil if none) and
 // all the others, oldest first, including those scaled to zero. Old
 // ReplicaSets are told apart from the new one by UID.
 func SplitReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) {
-	sorted := SortedByCreation(rss)
-	for _, rs := range sorted {
-		if EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
-			newRS = rs
-			break
-		}
-	}
-	for _, rs := range sorted {
+	newRS = FindNewReplicaSet(d, rss)
+	for _, rs := range SortedByCreation(rss) {
 		if newRS != nil && rs.UID == newRS.UID {
 			continue
 		}
