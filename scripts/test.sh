@@ -28,6 +28,14 @@ go test -count=1 -cover ./...
 step "benchmarks compile and run once"
 go test -count=1 -run '^$' -bench . -benchtime=1x ./... >/dev/null
 
+step "fuzz targets, a few seconds each (the seed corpora already ran above)"
+for target in .:FuzzSync .:FuzzApply ./deployutil:FuzzResolveFenceposts ./deployutil:FuzzReplicasAnnotations \
+	./deployutil:FuzzComputeHash ./deployutil:FuzzValidate ./deployutil:FuzzEqualIgnoreHash \
+	./scaling:FuzzProportions ./revision:FuzzNewReplicaSetAnnotations; do
+	go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${FUZZTIME:-5s}" "${target%%:*}" >/dev/null
+done
+(cd examples/cli && go test -run '^$' -fuzz '^FuzzReadManifest$' -fuzztime "${FUZZTIME:-5s}" . >/dev/null)
+
 for mod in examples/cli examples/controller; do
 	if [ -f "$mod/go.mod" ]; then
 		step "nested module $mod"
@@ -39,6 +47,11 @@ if [ -d conformance ]; then
 	step "conformance (upstream kube-controller-manager v1.37.2 beside Sync)"
 	bash conformance/hack/patch-apimachinery.sh
 	(cd conformance && go vet ./... && go test -count=1 -timeout 60m ./...)
+fi
+
+if [ -f e2e/go.mod ]; then
+	step "end to end: a real kube-apiserver and etcd, upstream's controllers beside ours"
+	(cd e2e && go vet ./... && go test -count=1 -timeout 60m ./...)
 fi
 
 step "all tests passed"

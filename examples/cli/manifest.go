@@ -76,13 +76,19 @@ func LoadManifest(path, deployment string) (*Manifest, error) {
 		return nil, err
 	}
 	defer f.Close()
-	objs, err := decodeAll(f)
+	return ReadManifest(f, path, deployment)
+}
+
+// ReadManifest is LoadManifest on a reader; name stands for the file in
+// messages.
+func ReadManifest(r io.Reader, name, deployment string) (*Manifest, error) {
+	objs, err := decodeAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	m := &Manifest{File: path, Pods: map[types.UID][]*corev1.Pod{}, sources: map[string]string{}}
+	m := &Manifest{File: name, Pods: map[types.UID][]*corev1.Pod{}, sources: map[string]string{}}
 	if err := m.pick(objs, deployment); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return m, nil
 }
