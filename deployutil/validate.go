@@ -31,17 +31,19 @@ func IsSelectingAll(d *appsv1.Deployment) bool {
 // the first problem as an [*InputError] naming the object, the field and the
 // value, or nil.
 //
-// A Deployment selecting all pods (see [IsSelectingAll]) is only checked for
-// being non-nil: the controller does nothing else with it.
+// A Deployment selecting all pods (see [IsSelectingAll]) is checked like any
+// other, its empty selector aside (an apiserver refuses it; upstream keeps a
+// branch for such legacy objects, and so does Sync); its ReplicaSets and pods
+// are not checked, since that branch reads none.
 func Validate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) error {
 	if d == nil {
 		return &InputError{Object: "Deployment", Field: "deployment", Kind: Required, Detail: "the state needs a Deployment"}
 	}
-	if IsSelectingAll(d) {
-		return nil
-	}
 	if err := validateDeployment(d); err != nil {
 		return err
+	}
+	if IsSelectingAll(d) {
+		return nil // the sync reads no ReplicaSet or pod
 	}
 	return validateReplicaSets(d, rss, pods)
 }
