@@ -78,8 +78,13 @@ func TestValidate(t *testing.T) {
 		{name: "valid", mutate: func(*state) {}, reason: "a state an apiserver holds passes"},
 		{name: "selecting all", mutate: func(s *state) {
 			s.d.Spec.Selector = &metav1.LabelSelector{}
+			s.rss[0].Spec.Replicas = nil
+		}, reason: "an empty selector is only warned about, and its ReplicaSets are not checked: the branch reads none"},
+		{name: "selecting all, nil replicas", mutate: func(s *state) {
+			s.d.Spec.Selector = &metav1.LabelSelector{}
 			s.d.Spec.Replicas = nil
-		}, reason: "an empty selector is only warned about; nothing else is checked"},
+		}, wantObject: "Deployment default/web", wantField: "spec.replicas", wantKind: deployutil.Required,
+			reason: "the Deployment itself is checked even with an empty selector (the fuzzer found an applied state keeping replicas -1)"},
 		{name: "recreate", mutate: func(s *state) {
 			s.d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
 		}, reason: "Recreate needs no parameters"},
