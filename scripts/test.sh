@@ -39,14 +39,14 @@ done
 for mod in examples/cli examples/controller; do
 	if [ -f "$mod/go.mod" ]; then
 		step "nested module $mod"
-		(cd "$mod" && go vet ./... && go test -count=1 ./...)
+		(cd "$mod" && go vet ./... && go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./... && go test -count=1 ./...)
 	fi
 done
 
 if [ -d conformance ]; then
 	step "conformance (upstream kube-controller-manager v1.37.2 beside Sync)"
 	bash conformance/hack/patch-apimachinery.sh
-	(cd conformance && go vet ./... && go test -count=1 -timeout 60m ./...)
+	(cd conformance && go vet ./... && go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./... && go test -count=1 -timeout 60m ./...)
 fi
 
 if [ -f e2e/go.mod ]; then

@@ -35,11 +35,11 @@ type Result struct {
 func Ours(s deploysync.State, terminatingReplicas bool) (Result, deploysync.Plan, error) {
 	plan, err := deploysync.Sync(s, deploysync.WithTerminatingReplicas(terminatingReplicas))
 	if err != nil {
-		return Result{}, plan, fmt.Errorf("Sync refused the state: %w", err)
+		return Result{}, plan, fmt.Errorf("deploysync refused the state: %w", err)
 	}
 	after, err := deploysync.Apply(s, plan)
 	if err != nil {
-		return Result{}, plan, fmt.Errorf("Apply: %w", err)
+		return Result{}, plan, fmt.Errorf("applying the plan: %w", err)
 	}
 	r := Result{
 		Deployment:         after.Deployment,
