@@ -25,6 +25,7 @@ type config struct {
 	seed           uint64
 	burst          int32
 	maxSteps       int
+	maxPods        int64
 	everyTick      bool
 	changes        []Change
 	syncOpts       []deploysync.Option
@@ -39,6 +40,7 @@ func defaults() config {
 		terminateDelay: 5 * time.Second,
 		burst:          500,
 		maxSteps:       5000,
+		maxPods:        1_000_000,
 	}
 }
 
@@ -88,6 +90,11 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 // 500).
 func WithBurstReplicas(n int32) Option { return func(c *config) { c.burst = n } }
 
+// WithMaxPods sets how many pods the world may hold at once (default
+// 1,000,000): a run that grows past it ends with an error instead of
+// exhausting memory.
+func WithMaxPods(n int64) Option { return func(c *config) { c.maxPods = n } }
+
 // WithMaxSteps sets the step limit (default 5000). A run that reaches it ends
 // with [StepLimit].
 func WithMaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
@@ -122,6 +129,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("simulate: burst replicas %d must be positive", c.burst)
 	case c.maxSteps <= 0:
 		return fmt.Errorf("simulate: step limit %d must be positive", c.maxSteps)
+	case c.maxPods <= 0:
+		return fmt.Errorf("simulate: pod limit %d must be positive", c.maxPods)
 	}
 	for i, ch := range c.changes {
 		if ch.At < 0 {

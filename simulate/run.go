@@ -128,6 +128,9 @@ func describeStrategy(d *appsv1.Deployment) string {
 }
 
 func (r *runner) run() (*Timeline, error) {
+	if err := r.checkPods(); err != nil {
+		return nil, err
+	}
 	r.world.seed(r.state.ReplicaSets)
 	for i := 0; ; i++ {
 		if i > 0 {
@@ -142,6 +145,9 @@ func (r *runner) run() (*Timeline, error) {
 			}
 			r.now = next
 			r.state.ReplicaSets = r.world.step(r.state.ReplicaSets, r.now)
+			if err := r.checkPods(); err != nil {
+				return nil, err
+			}
 		}
 		if err := r.step(i); err != nil {
 			return nil, fmt.Errorf("simulate: step %d (+%v): %w", i, r.now, err)
@@ -282,4 +288,26 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 		Replicas: *d.Spec.Replicas, MaxSurge: deployutil.MaxSurge(d), MaxUnavailable: deployutil.MaxUnavailable(d),
 		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions),
 	})
+}
+
+// checkPods refuses a world holding more pods than the limit: at the start
+// the pods the ReplicaSets report, later the pods the world holds (the
+// ReplicaSet controller creates at most the burst per ReplicaSet and step, so
+// a huge spec.replicas grows the world gradually).
+func (r *runner) checkPods() error {
+	var n int64
+	if r.now == 0 {
+		for _, rs := range r.state.ReplicaSets {
+			n += int64(rs.Status.Replicas)
+			if rs.Status.TerminatingReplicas != nil {
+				n += int64(*rs.Status.TerminatingReplicas)
+			}
+		}
+	} else {
+		n = r.world.total()
+	}
+	if n > r.cfg.maxPods {
+		return fmt.Errorf("simulate: the world holds %d pods; the limit is %d (WithMaxPods)", n, r.cfg.maxPods)
+	}
+	return nil
 }

@@ -89,6 +89,12 @@ func TestRunErrors(t *testing.T) {
 			reason: "set image names a container of the template"},
 		{name: "invalid deployment", edit: func(d *appsv1.Deployment) { d.Spec.Replicas = nil }, want: "spec.replicas",
 			reason: "Run validates the state as Sync does"},
+		{name: "bad pod limit", opts: []simulate.Option{simulate.WithMaxPods(0)}, want: "pod limit",
+			reason: "a world holds at least one pod"},
+		{name: "too many pods at the start", opts: []simulate.Option{simulate.WithMaxPods(2)}, want: "the world holds 3 pods; the limit is 2",
+			reason: "the three running pods of the steady state exceed the limit"},
+		{name: "too many pods later", opts: []simulate.Option{simulate.WithMaxPods(5), simulate.WithChanges(simulate.Scale(time.Second, 100))},
+			want: "the limit is 5", reason: "scaling to 100 grows the world past the limit instead of exhausting memory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.reason == "" {

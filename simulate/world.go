@@ -80,7 +80,7 @@ func newWorld(cfg *config, start time.Time) *world {
 func (w *world) seed(rss []*appsv1.ReplicaSet) {
 	for _, rs := range rss {
 		st := rs.Status
-		rp := &rsPods{active: make([]pod, 0, max(st.Replicas, *rs.Spec.Replicas))}
+		rp := &rsPods{active: make([]pod, 0, st.Replicas)}
 		w.byUID[rs.UID] = rp
 		old := -24 * time.Hour
 		for i := int32(0); i < st.Replicas; i++ {
@@ -291,6 +291,15 @@ func (w *world) measure(rs *appsv1.ReplicaSet, now time.Duration) counts {
 }
 
 func (w *world) orphanCount() int32 { return int32(len(w.orphans)) }
+
+// total is the number of pods the world holds, terminating ones included.
+func (w *world) total() int64 {
+	n := int64(len(w.orphans))
+	for _, rp := range w.byUID {
+		n += int64(len(rp.active) + len(rp.terminating))
+	}
+	return n
+}
 
 // hasOrphans reports whether pods of deleted ReplicaSets still terminate.
 func (w *world) hasOrphans() bool { return len(w.orphans) > 0 }

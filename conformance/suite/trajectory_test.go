@@ -7,9 +7,12 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -37,11 +40,29 @@ func TestTrajectories(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		src := gen.NewRand(seed)
 		c := gen.Valid(src)
+		if seed%3 == 0 {
+			// A third of the rollouts start where most do: fully rolled out,
+			// then a change of image (the script below adds one at least).
+			d := c.State.Deployment
+			d.DeletionTimestamp, d.Spec.Paused = nil, false
+			delete(d.Annotations, deployutil.RollbackToAnnotation)
+			if *d.Spec.Replicas > 1000 {
+				d.Spec.Replicas = ptr.To[int32](10)
+			}
+			if deployutil.IsSelectingAll(d) {
+				d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+			}
+			steady, err := simulate.Steady(d, c.State.Now)
+			if err != nil {
+				t.Fatalf("seed %d: steady state: %v", seed, err)
+			}
+			c.State = steady
+		}
 		if gen.Deviation(c) != "" {
 			excluded++
 			continue
 		}
-		opts := worldOptions(src, c)
+		opts := worldOptions(src, c, seed%3 == 0)
 		step := 0
 		opts = append(opts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
 			step++
@@ -79,7 +100,7 @@ func isStop(err error) bool {
 }
 
 // worldOptions draws the world's knobs and a script of changes.
-func worldOptions(src gen.Source, c gen.Case) []simulate.Option {
+func worldOptions(src gen.Source, c gen.Case, rollout bool) []simulate.Option {
 	pick := func(xs ...time.Duration) time.Duration { return xs[src.Intn(len(xs))] }
 	opts := []simulate.Option{
 		simulate.WithMaxSteps(60),
@@ -98,6 +119,10 @@ func worldOptions(src gen.Source, c gen.Case) []simulate.Option {
 	}
 	var changes []simulate.Change
 	at := time.Duration(0)
+	if rollout {
+		changes = append(changes, simulate.SetImage(time.Second, "web", "nginx:9"))
+		at = time.Second
+	}
 	for i := src.Intn(4); i > 0; i-- {
 		at += time.Duration(1+src.Intn(20)) * time.Second
 		switch src.Intn(6) {
