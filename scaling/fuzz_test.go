@@ -10,9 +10,11 @@ import (
 )
 
 // FuzzProportions checks proportional scaling on generated states: no
-// ReplicaSet goes negative; scaling up nobody shrinks and scaling down
-// nobody grows; and the shares add up to replicas+maxSurge unless the
-// leftover had to be clamped at zero.
+// ReplicaSet goes negative, and the shares add up to replicas+maxSurge unless
+// the leftover had to be clamped at zero. (A ReplicaSet may move against the
+// total, as upstream's may: with a stale max-replicas annotation its own
+// fraction points the other way. The fuzzer found that; the conformance
+// suite confirms upstream does the same.)
 func FuzzProportions(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4})
 	f.Add([]byte("proportional"))
@@ -36,12 +38,8 @@ func FuzzProportions(f *testing.F) {
 		var sum int64
 		clamped := false
 		for i, s := range shares {
-			cur := *s.ReplicaSet.Spec.Replicas
 			if s.Replicas < 0 {
 				t.Fatalf("%s scaled to %d", s.ReplicaSet.Name, s.Replicas)
-			}
-			if toAdd > 0 && s.Replicas < cur || toAdd < 0 && s.Replicas > cur {
-				t.Fatalf("toAdd %d but %s goes %d→%d", toAdd, s.ReplicaSet.Name, cur, s.Replicas)
 			}
 			if i == 0 && s.Replicas == 0 && toAdd < 0 {
 				clamped = true

@@ -177,6 +177,19 @@ func subtle() []Scenario {
 		add(c.name, c.reason, state(d, rss...))
 	}
 	{
+		// 9 → 5 replicas: web-a (5, max-replicas 10) gives up its share, but
+		// web-b's stale max-replicas (2) makes its own fraction +6, and the
+		// leftover clamps web-a at 0: 10 replicas where 5 were asked for.
+		d := Fenceposts(rolling(5), intstr.FromInt32(0), intstr.FromInt32(1))
+		Observed(d, 9, 0, 9, availableCond())
+		a := Steady("web-a", "nginx:1", 5, "1", 2*time.Hour)
+		a.Desired, a.Max = "9", "10"
+		b := Steady("web-b", "nginx:0", 4, "0", time.Hour)
+		b.Desired, b.Max = "9", "2"
+		add("8.6 proportional against the grain", "a stale max-replicas annotation makes one ReplicaSet grow while the Deployment shrinks; the leftover is clamped at zero",
+			state(d, ReplicaSet(a), ReplicaSet(b)))
+	}
+	{
 		d := rolling(3)
 		a := ReplicaSet(Steady("web-b", "nginx:2", 1, "2", time.Minute))
 		b := ReplicaSet(Steady("web-a", "nginx:2", 1, "3", time.Minute))
