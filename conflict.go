@@ -2,6 +2,7 @@ package deploysync
 
 import (
 	"fmt"
+	"math"
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,13 +18,16 @@ import (
 //
 //  1. If the existing ReplicaSet is controlled by the Deployment and has its
 //     pod template (ignoring pod-template-hash), it is the new ReplicaSet
-//     already: the plan is empty and asks for a requeue; the next sync, with
-//     a fresh cache, carries on with it.
+//     already: the plan is empty and asks for a requeue. Stop applying the
+//     plan the create was part of (made from a cache that missed the
+//     ReplicaSet, it announces a creation upstream would not announce); the
+//     next sync, with a fresh cache, carries on with it.
 //  2. Otherwise it is a hash collision: the plan raises
 //     status.collisionCount (nil becomes 1) so the next sync computes
 //     another name, and its Err is a [*HashCollisionError].
 //
-// Neither argument is modified.
+// Neither argument is modified. A collision when status.collisionCount is
+// already 2³¹−1 is an [*deployutil.InputError] (ErrOverflow), as in Sync.
 func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (Plan, error) {
 	if d == nil || existing == nil {
 		return Plan{}, &deployutil.InputError{Object: "ResolveAlreadyExists", Field: "arguments", Kind: deployutil.Required,
@@ -34,8 +38,12 @@ func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (Pl
 		return Plan{Requeue: true}, nil
 	}
 	n := int32(1)
-	if d.Status.CollisionCount != nil {
-		n = *d.Status.CollisionCount + 1
+	if c := d.Status.CollisionCount; c != nil {
+		if *c == math.MaxInt32 {
+			return Plan{}, &deployutil.InputError{Object: "Deployment " + d.Namespace + "/" + d.Name, Field: "status.collisionCount",
+				Kind: deployutil.Overflow, Value: *c, Detail: "a further hash collision would wrap it around"}
+		}
+		n = *c + 1
 	}
 	bumped := d.DeepCopy()
 	bumped.Status.CollisionCount = &n

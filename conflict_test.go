@@ -2,6 +2,7 @@ package deploysync_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/scenarios"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
@@ -70,5 +72,11 @@ func TestResolveAlreadyExists(t *testing.T) {
 	}
 	if _, err := deploysync.ResolveAlreadyExists(nil, nil); err == nil {
 		t.Error("nil arguments accepted")
+	}
+	d := scenarios.Deployment(3)
+	d.Status.CollisionCount = ptr.To[int32](math.MaxInt32)
+	foreign := scenarios.ReplicaSet(scenarios.RS{Name: "web-x", Image: "busybox", Owner: "foreign"})
+	if _, err := deploysync.ResolveAlreadyExists(d, foreign); !errors.Is(err, deployutil.ErrOverflow) {
+		t.Errorf("a collision at collisionCount 2^31-1 gave %v, want an overflow error", err)
 	}
 }

@@ -1,0 +1,148 @@
+package e2e
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	restclient "k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/kubernetes/pkg/controller/deployment"
+	"k8s.io/kubernetes/pkg/controller/replicaset"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
+	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/deploysync/deploysync/examples/controller/applier"
+	"github.com/deploysync/deploysync/examples/controller/controller"
+	"github.com/deploysync/deploysync/examples/controller/reconciler"
+)
+
+// flavour is a Deployment controller under test: kube-controller-manager's
+// (the reference) or one of ours (the candidates).
+type flavour struct {
+	name string
+	// start runs the controller on one namespace until the returned stop
+	// is called; stop returns once the controller has stopped.
+	start func(t *testing.T, cfg *restclient.Config, ns string) (stop func())
+}
+
+var (
+	reference = flavour{name: "kcm", start: startUpstreamDeploymentController}
+	clientGo  = flavour{name: "client-go", start: startClientGoController}
+	ctrlRT    = flavour{name: "controller-runtime", start: startReconciler}
+)
+
+// clientFor returns a clientset with a user agent naming the component, and
+// no client-side throttling worth the name (the rollouts are small).
+func clientFor(t *testing.T, cfg *restclient.Config, agent string) kubernetes.Interface {
+	t.Helper()
+	c := restclient.CopyConfig(cfg)
+	c.QPS, c.Burst = 1000, 1000
+	c = restclient.AddUserAgent(c, agent)
+	cs, err := kubernetes.NewForConfig(c)
+	if err != nil {
+		t.Fatalf("client for %s: %v", agent, err)
+	}
+	return cs
+}
+
+// runUntilStopped runs f in a goroutine with a context that stop cancels;
+// stop waits for f to return.
+func runUntilStopped(f func(ctx context.Context)) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { f(ctx) })
+	return func() { cancel(); wg.Wait() }
+}
+
+// startReplicaSetController runs kube-controller-manager's ReplicaSet
+// controller on the namespace: every flavour needs pods made for its
+// ReplicaSets.
+func startReplicaSetController(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
+	client := clientFor(t, cfg, "replicaset-controller")
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	return runUntilStopped(func(ctx context.Context) {
+		rsc := replicaset.NewReplicaSetController(ctx, factory.Apps().V1().ReplicaSets(), factory.Core().V1().Pods(), client, 500)
+		factory.Start(ctx.Done())
+		rsc.Run(ctx, 2)
+		factory.Shutdown()
+	})
+}
+
+func startUpstreamDeploymentController(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
+	client := clientFor(t, cfg, "deployment-controller")
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	return runUntilStopped(func(ctx context.Context) {
+		dc, err := deployment.NewDeploymentController(ctx, factory.Apps().V1().Deployments(), factory.Apps().V1().ReplicaSets(),
+			factory.Core().V1().Pods(), client)
+		if err != nil {
+			t.Errorf("kube-controller-manager's deployment controller: %v", err)
+			return
+		}
+		factory.Start(ctx.Done())
+		dc.Run(ctx, 2)
+		factory.Shutdown()
+	})
+}
+
+func startClientGoController(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
+	client := clientFor(t, cfg, "deploysync-controller")
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	return runUntilStopped(func(ctx context.Context) {
+		broadcaster := record.NewBroadcaster(record.WithContext(ctx))
+		broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+		defer broadcaster.Shutdown()
+		recorder := broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: applier.Component})
+		c, err := controller.New(client, factory.Apps().V1().Deployments(), factory.Apps().V1().ReplicaSets(),
+			factory.Core().V1().Pods(), recorder)
+		if err != nil {
+			t.Errorf("client-go controller: %v", err)
+			return
+		}
+		factory.Start(ctx.Done())
+		c.Run(ctx, 2)
+		factory.Shutdown()
+	})
+}
+
+func startReconciler(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
+	c := restclient.CopyConfig(cfg)
+	c.QPS, c.Burst = 1000, 1000
+	c = restclient.AddUserAgent(c, "deploysync-reconciler")
+	mgr, err := ctrl.NewManager(c, ctrl.Options{
+		Scheme:                 scheme.Scheme,
+		Cache:                  ctrlcache.Options{DefaultNamespaces: map[string]ctrlcache.Config{ns: {}}},
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		// One manager per namespace in one process: the same controller
+		// name is registered many times.
+		Controller: ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		t.Fatalf("controller-runtime manager: %v", err)
+	}
+	r := &reconciler.Reconciler{
+		Client: mgr.GetClient(),
+		Applier: &applier.Applier{
+			Client:   clientFor(t, cfg, "deploysync-reconciler"),
+			//lint:ignore SA1019 core/v1 events through record.EventRecorder, as kube-controller-manager records them
+			Recorder: mgr.GetEventRecorderFor(applier.Component),
+		},
+	}
+	if err := r.SetupWithManager(mgr); err != nil {
+		t.Fatalf("setting up the reconciler: %v", err)
+	}
+	return runUntilStopped(func(ctx context.Context) {
+		if err := mgr.Start(ctx); err != nil {
+			t.Errorf("controller-runtime manager: %v", err)
+		}
+	})
+}

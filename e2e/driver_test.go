@@ -1,0 +1,137 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
+)
+
+// podDriver stands in for kubelets: it marks pods Running and Ready some
+// time after it first sees them, unless their image is held, and removes
+// pods being deleted some time after they started terminating (with no
+// kubelet, a scheduled pod deleted with a grace period stays terminating
+// until someone force-deletes it).
+type podDriver struct {
+	client     kubernetes.Interface
+	store      cache.Store
+	readyAfter time.Duration
+	goneAfter  time.Duration
+
+	mu        sync.Mutex
+	held      map[string]bool // images whose pods stay unready
+	firstSeen map[types.UID]time.Time
+	deleting  map[types.UID]time.Time
+	readied   map[types.UID]bool
+}
+
+// startPodDriver drives the pods of a namespace until the returned stop is
+// called.
+func startPodDriver(t *testing.T, client kubernetes.Interface, ns string, readyAfter, goneAfter time.Duration) (*podDriver, func()) {
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	inf := factory.Core().V1().Pods().Informer()
+	p := &podDriver{
+		client: client, store: inf.GetStore(), readyAfter: readyAfter, goneAfter: goneAfter,
+		held: map[string]bool{}, firstSeen: map[types.UID]time.Time{}, deleting: map[types.UID]time.Time{}, readied: map[types.UID]bool{},
+	}
+	stop := runUntilStopped(func(ctx context.Context) {
+		factory.Start(ctx.Done())
+		defer factory.Shutdown()
+		if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
+			return
+		}
+		tick := time.NewTicker(25 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if err := p.step(ctx); err != nil && ctx.Err() == nil {
+					t.Logf("pod driver (%s): %v", ns, err)
+				}
+			}
+		}
+	})
+	return p, stop
+}
+
+// hold keeps the pods of an image unready until release.
+func (p *podDriver) hold(image string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.held[image] = true
+}
+
+func (p *podDriver) release(image string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.held, image)
+}
+
+func (p *podDriver) step(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	for _, o := range p.store.List() {
+		pod := o.(*corev1.Pod)
+		if pod.DeletionTimestamp != nil {
+			since, ok := p.deleting[pod.UID]
+			if !ok {
+				p.deleting[pod.UID] = now
+				continue
+			}
+			if now.Sub(since) < p.goneAfter {
+				continue
+			}
+			err := p.client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{
+				GracePeriodSeconds: ptr.To[int64](0), Preconditions: &metav1.Preconditions{UID: &pod.UID}})
+			if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+				return err
+			}
+			continue
+		}
+		if ready(pod) || p.readied[pod.UID] || p.held[pod.Spec.Containers[0].Image] {
+			continue
+		}
+		since, ok := p.firstSeen[pod.UID]
+		if !ok {
+			p.firstSeen[pod.UID] = now
+			continue
+		}
+		if now.Sub(since) < p.readyAfter {
+			continue
+		}
+		stamp := metav1.NewTime(now).UTC().Format(time.RFC3339)
+		patch := fmt.Sprintf(`{"status":{"phase":"Running","conditions":[`+
+			`{"type":"PodScheduled","status":"True","lastTransitionTime":%q},`+
+			`{"type":"Initialized","status":"True","lastTransitionTime":%q},`+
+			`{"type":"ContainersReady","status":"True","lastTransitionTime":%q},`+
+			`{"type":"Ready","status":"True","lastTransitionTime":%q}]}}`, stamp, stamp, stamp, stamp)
+		_, err := p.client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}, "status")
+		if err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+		p.readied[pod.UID] = true
+	}
+	return nil
+}
+
+func ready(pod *corev1.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

@@ -1,0 +1,149 @@
+package e2e
+
+import (
+	"flag"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/klog/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	// Each run mostly waits (for pods, for quiet); run several at once
+	// unless -parallel says otherwise.
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", "6")
+	}
+	ctrl.SetLogger(klog.NewKlogr())
+	os.Exit(m.Run())
+}
+
+// TestE2E runs every scenario with kube-controller-manager's Deployment
+// controller (the reference) and with our two controllers, each in its own
+// namespace of one real kube-apiserver, and compares the settled worlds
+// step by step. It also stops and restarts our controllers mid-rollout.
+func TestE2E(t *testing.T) {
+	cfg := startAPIServer(t)
+	flavours := []flavour{reference, clientGo, ctrlRT}
+
+	t.Run("scenarios", func(t *testing.T) {
+		for _, sc := range scenarios {
+			t.Run(sc.name, func(t *testing.T) {
+				t.Parallel()
+				worlds := make([][]world, len(flavours))
+				t.Run("runs", func(t *testing.T) {
+					for i, f := range flavours {
+						t.Run(f.name, func(t *testing.T) {
+							t.Parallel()
+							worlds[i] = runScenario(t, newRun(t, cfg, sc.name, f), sc)
+						})
+					}
+				})
+				compare(t, sc, flavours, worlds)
+			})
+		}
+	})
+
+	t.Run("restart", func(t *testing.T) {
+		for _, f := range []flavour{clientGo, ctrlRT} {
+			t.Run(f.name, func(t *testing.T) {
+				t.Parallel()
+				restartMidRollout(t, newRun(t, cfg, "restart", f))
+			})
+		}
+	})
+}
+
+// runScenario runs the steps and returns the world after each.
+func runScenario(t *testing.T, r *run, sc scenario) []world {
+	var out []world
+	for _, st := range sc.steps {
+		r.obs.setBounds(st.bounds)
+		start := time.Now()
+		st.do(r)
+		out = append(out, r.settle(st.name, st.until))
+		t.Logf("%s: step %q settled in %v (%v of them quiet); peak Σ spec.replicas %d (bound %d)",
+			r.flavour.name, st.name, time.Since(start).Round(time.Millisecond), quiet, r.obs.peak(), st.bounds.maxPods)
+		for _, v := range r.obs.takeViolations() {
+			t.Errorf("%s, step %q: invariant violated: %s", r.flavour.name, st.name, v)
+		}
+	}
+	return out
+}
+
+// compare reports every difference between the reference's worlds and a
+// candidate's, step by step.
+func compare(t *testing.T, sc scenario, flavours []flavour, worlds [][]world) {
+	ref := worlds[0]
+	if len(ref) != len(sc.steps) {
+		t.Errorf("the reference run did not finish; nothing to compare with")
+		return
+	}
+	for i := 1; i < len(flavours); i++ {
+		got := worlds[i]
+		if len(got) != len(sc.steps) {
+			continue // its failure is reported
+		}
+		for s := range sc.steps {
+			if diff := cmp.Diff(ref[s], got[s]); diff != "" {
+				t.Errorf("step %q: %s differs from kube-controller-manager (-kcm +%s):\n%s",
+					sc.steps[s].name, flavours[i].name, flavours[i].name, diff)
+			} else {
+				t.Logf("step %q: %s matches kube-controller-manager", sc.steps[s].name, flavours[i].name)
+			}
+		}
+	}
+}
+
+// restartMidRollout stops the controller while a rollout waits for its new
+// pods, starts a new one, lets the pods become ready, and checks that the
+// rollout completes with exactly one ReplicaSet per template.
+func restartMidRollout(t *testing.T, r *run) {
+	r.createDeployment(newDeployment(4, "web:1"))
+	r.settle("create", complete)
+	r.driver.hold("web:2")
+	r.updateDeployment(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "web:2" })
+	r.settle("image web:2, held unready", func(d *appsv1.Deployment, rss []appsv1.ReplicaSet) bool {
+		for _, rs := range rss {
+			if rs.Spec.Template.Spec.Containers[0].Image == "web:2" && *rs.Spec.Replicas > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	r.stopControllerNow()
+	r.driver.release("web:2")
+	r.startController()
+	w := r.settle("rollout after the restart", complete)
+
+	images := map[string][]string{}
+	for _, rs := range w.ReplicaSets {
+		images[rs.Image] = append(images[rs.Image], rs.Name)
+		if !rs.Controlled {
+			t.Errorf("replicaset %s is not controlled by the Deployment", rs.Name)
+		}
+	}
+	if len(w.ReplicaSets) != 2 || len(images["web:1"]) != 1 || len(images["web:2"]) != 1 {
+		t.Errorf("replicasets by image = %v, want exactly one for web:1 and one for web:2", images)
+	}
+	for _, rs := range w.ReplicaSets {
+		want := map[string]int32{"web:1": 0, "web:2": 4}[rs.Image]
+		rev := rs.Annotations["deployment.kubernetes.io/revision"]
+		if rs.Replicas != want {
+			t.Errorf("replicaset %s (%s) has %d replicas, want %d", rs.Name, rs.Image, rs.Replicas, want)
+		}
+		if wantRev := map[string]string{"web:1": "1", "web:2": "2"}[rs.Image]; rev != wantRev {
+			t.Errorf("replicaset %s (%s) has revision %q, want %q", rs.Name, rs.Image, rev, wantRev)
+		}
+	}
+	if got := w.Deployment.Annotations["deployment.kubernetes.io/revision"]; got != "2" {
+		t.Errorf("deployment revision %q, want 2", got)
+	}
+}

@@ -1,0 +1,112 @@
+// Command deploysync-controller runs a Deployment controller built on
+// deploysync in the classic client-go pattern (package controller) against
+// the cluster of a kubeconfig, or in-cluster without one.
+//
+// kube-controller-manager's own Deployment controller must be off on that
+// cluster (--controllers=*,-deployment), or both will act on every
+// Deployment.
+//
+// Usage:
+//
+//	deploysync-controller [--kubeconfig FILE] [--workers N] [--namespace NS]
+//	                      [--leader-elect [--leader-elect-namespace NS]]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/google/uuid"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	"github.com/deploysync/deploysync/examples/controller/applier"
+	"github.com/deploysync/deploysync/examples/controller/controller"
+)
+
+func main() {
+	klog.InitFlags(nil)
+	kubeconfig := flag.String("kubeconfig", "", "path to a kubeconfig; empty: in-cluster configuration")
+	workers := flag.Int("workers", 5, "number of Deployments synced at once")
+	namespace := flag.String("namespace", "", "only sync Deployments of this namespace (default: all)")
+	leaderElect := flag.Bool("leader-elect", false, "take a Lease before syncing, so several replicas can run with one active")
+	leaseNamespace := flag.String("leader-elect-namespace", "kube-system", "namespace of the leader election Lease")
+	leaseName := flag.String("leader-elect-name", "deploysync-controller", "name of the leader election Lease")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *kubeconfig, *workers, *namespace, *leaderElect, *leaseNamespace, *leaseName); err != nil {
+		fmt.Fprintln(os.Stderr, "deploysync-controller:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, kubeconfig string, workers int, namespace string, leaderElect bool, leaseNamespace, leaseName string) error {
+	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return err
+	}
+	client, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return err
+	}
+	start := func(ctx context.Context) {
+		factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
+		broadcaster := record.NewBroadcaster(record.WithContext(ctx))
+		broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+		defer broadcaster.Shutdown()
+		recorder := broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: applier.Component})
+		c, err := controller.New(client, factory.Apps().V1().Deployments(), factory.Apps().V1().ReplicaSets(),
+			factory.Core().V1().Pods(), recorder)
+		if err != nil {
+			klog.FromContext(ctx).Error(err, "Cannot build the controller")
+			return
+		}
+		factory.Start(ctx.Done())
+		defer factory.Shutdown()
+		c.Run(ctx, workers)
+	}
+	if !leaderElect {
+		start(ctx)
+		return nil
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		return err
+	}
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: leaseNamespace, Name: leaseName},
+		Client:     client.CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: host + "_" + uuid.NewString()},
+	}
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock:            lock,
+		ReleaseOnCancel: true,
+		LeaseDuration:   15 * time.Second,
+		RenewDeadline:   10 * time.Second,
+		RetryPeriod:     2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: start,
+			OnStoppedLeading: func() { klog.FromContext(ctx).Info("Leadership lost or released") },
+		},
+	})
+	if ctx.Err() == nil {
+		return fmt.Errorf("lost the leader election Lease %s/%s", leaseNamespace, leaseName)
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+// Command deploysync-reconciler runs the controller-runtime Deployment
+// reconciler built on deploysync (package reconciler) against the cluster of
+// a kubeconfig (--kubeconfig, or KUBECONFIG, or in-cluster).
+//
+// kube-controller-manager's own Deployment controller must be off on that
+// cluster (--controllers=*,-deployment).
+package main
+
+import (
+	"flag"
+	"os"
+
+	"k8s.io/client-go/kubernetes"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/deploysync/deploysync/examples/controller/applier"
+	"github.com/deploysync/deploysync/examples/controller/reconciler"
+)
+
+func main() {
+	leaderElect := flag.Bool("leader-elect", false, "take a Lease before reconciling, so several replicas can run with one active")
+	opts := zap.Options{}
+	opts.BindFlags(flag.CommandLine)
+	flag.Parse() // controller-runtime registers --kubeconfig
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
+	log := ctrl.Log.WithName("deploysync-reconciler")
+
+	config := ctrl.GetConfigOrDie()
+	mgr, err := ctrl.NewManager(config, ctrl.Options{
+		LeaderElection:   *leaderElect,
+		LeaderElectionID: "deploysync-reconciler",
+	})
+	if err != nil {
+		log.Error(err, "cannot create the manager")
+		os.Exit(1)
+	}
+	r := &reconciler.Reconciler{
+		Client: mgr.GetClient(),
+		Applier: &applier.Applier{
+			Client: kubernetes.NewForConfigOrDie(config),
+			// core/v1 events, as kube-controller-manager records them.
+			//lint:ignore SA1019 core/v1 events through record.EventRecorder, as kube-controller-manager records them
+			Recorder: mgr.GetEventRecorderFor(applier.Component),
+		},
+	}
+	if err := r.SetupWithManager(mgr); err != nil {
+		log.Error(err, "cannot set up the reconciler")
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		log.Error(err, "manager stopped")
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,235 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	appsinformers "k8s.io/client-go/informers/apps/v1"
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/examples/controller/applier"
+)
+
+// maxRetries is how many times in a row a key may fail before it is dropped
+// (upstream's value). The next event on the Deployment enqueues it again.
+const maxRetries = 15
+
+// podsByControllerUID indexes pods by the UID of their controlling
+// ReplicaSet, the grouping State.Pods wants.
+const podsByControllerUID = "deploysync.controllerUID"
+
+// Controller syncs Deployments with deploysync.
+type Controller struct {
+	applier  *applier.Applier
+	dLister  appslisters.DeploymentLister
+	rsLister appslisters.ReplicaSetLister
+	pods     cache.Indexer
+	synced   []cache.InformerSynced
+	queue    workqueue.TypedRateLimitingInterface[string]
+	now      func() time.Time
+
+	// wg counts the running workers, so Run returns only after they stop.
+	wg sync.WaitGroup
+}
+
+// New wires a controller to the informers (not yet started: it adds its
+// event handlers and a pod index) and to a client and a recorder for its
+// writes and events. The recorder's component should be
+// [applier.Component].
+func New(client kubernetes.Interface, dInformer appsinformers.DeploymentInformer, rsInformer appsinformers.ReplicaSetInformer,
+	podInformer coreinformers.PodInformer, recorder record.EventRecorder) (*Controller, error) {
+	c := &Controller{
+		applier:  &applier.Applier{Client: client, Recorder: recorder},
+		dLister:  dInformer.Lister(),
+		rsLister: rsInformer.Lister(),
+		pods:     podInformer.Informer().GetIndexer(),
+		synced: []cache.InformerSynced{
+			dInformer.Informer().HasSynced, rsInformer.Informer().HasSynced, podInformer.Informer().HasSynced,
+		},
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "deploysync"}),
+		now: time.Now,
+	}
+	if err := podInformer.Informer().AddIndexers(cache.Indexers{podsByControllerUID: indexByControllerUID}); err != nil {
+		return nil, fmt.Errorf("adding the pod index: %w", err)
+	}
+	handlers := []struct {
+		informer cache.SharedIndexInformer
+		funcs    cache.ResourceEventHandlerFuncs
+	}{
+		{dInformer.Informer(), cache.ResourceEventHandlerFuncs{
+			AddFunc:    c.enqueue,
+			UpdateFunc: func(_, cur any) { c.enqueue(cur) },
+			DeleteFunc: c.enqueue,
+		}},
+		{rsInformer.Informer(), cache.ResourceEventHandlerFuncs{
+			AddFunc:    c.addReplicaSet,
+			UpdateFunc: c.updateReplicaSet,
+			DeleteFunc: c.deleteReplicaSet,
+		}},
+		{podInformer.Informer(), cache.ResourceEventHandlerFuncs{
+			DeleteFunc: c.deletePod,
+		}},
+	}
+	for _, h := range handlers {
+		if _, err := h.informer.AddEventHandler(h.funcs); err != nil {
+			return nil, fmt.Errorf("adding event handlers: %w", err)
+		}
+	}
+	return c, nil
+}
+
+func indexByControllerUID(obj any) ([]string, error) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return nil, nil
+	}
+	ref := metav1.GetControllerOfNoCopy(pod)
+	if ref == nil || ref.Kind != "ReplicaSet" {
+		return nil, nil
+	}
+	return []string{string(ref.UID)}, nil
+}
+
+// Run waits for the informers' caches, then runs workers until ctx is done,
+// and returns once they have stopped.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	defer utilruntime.HandleCrash()
+	defer c.queue.ShutDown()
+	logger := klog.FromContext(ctx)
+	logger.Info("Starting deploysync controller")
+	defer logger.Info("Shutting down deploysync controller")
+	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
+		return
+	}
+	for range workers {
+		c.wg.Go(func() { wait.UntilWithContext(ctx, c.worker, time.Second) })
+	}
+	<-ctx.Done()
+	c.queue.ShutDown()
+	c.wg.Wait()
+}
+
+func (c *Controller) worker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
+	}
+}
+
+// processNextWorkItem takes one key from the queue, syncs it and requeues it
+// as the result asks. It returns false when the queue is shutting down.
+func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+	key, quit := c.queue.Get()
+	if quit {
+		return false
+	}
+	defer c.queue.Done(key)
+	plan, err := c.Sync(ctx, key)
+	c.handleResult(ctx, key, plan, err)
+	return true
+}
+
+func (c *Controller) handleResult(ctx context.Context, key string, plan deploysync.Plan, err error) {
+	logger := klog.FromContext(ctx)
+	switch {
+	case err == nil:
+		c.queue.Forget(key)
+	case apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause):
+		c.queue.Forget(key)
+		return
+	case c.queue.NumRequeues(key) < maxRetries:
+		logger.V(2).Info("Error syncing deployment; retrying", "deployment", key, "err", err)
+		c.queue.AddRateLimited(key)
+		return
+	default:
+		logger.Info("Dropping deployment out of the queue", "deployment", key, "err", err)
+		c.queue.Forget(key)
+		utilruntime.HandleErrorWithContext(ctx, err, "Dropping deployment out of the queue", "deployment", key)
+		return
+	}
+	switch {
+	case plan.Requeue:
+		c.queue.AddRateLimited(key)
+	case plan.RequeueAfter > 0:
+		c.queue.AddAfter(key, plan.RequeueAfter)
+	}
+}
+
+// Sync syncs the Deployment with the key namespace/name once: it reads the
+// listers, asks deploysync.Sync for a plan and applies it. It returns the
+// plan and the first failure (the plan's Err included). A Deployment that is
+// gone, or one Sync refuses as invalid, is not an error: retrying would not
+// help, and the next change of the object enqueues it again.
+func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Plan, error) {
+	logger := klog.FromContext(ctx)
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return deploysync.Plan{}, err
+	}
+	d, err := c.dLister.Deployments(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		logger.V(4).Info("Deployment has been deleted", "deployment", key)
+		return deploysync.Plan{}, nil
+	}
+	if err != nil {
+		return deploysync.Plan{}, err
+	}
+	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
+	if err != nil {
+		return deploysync.Plan{}, err
+	}
+	var pods map[types.UID][]*corev1.Pod
+	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+		if pods, err = c.podsOf(rss); err != nil {
+			return deploysync.Plan{}, err
+		}
+	}
+	plan, err := deploysync.Sync(deploysync.State{Deployment: d, ReplicaSets: rss, Pods: pods, Now: c.now()})
+	if errors.Is(err, deployutil.ErrInvalidInput) {
+		logger.Error(err, "Deployment not synced", "deployment", key)
+		return deploysync.Plan{}, nil
+	}
+	if err != nil {
+		return deploysync.Plan{}, err
+	}
+	logger.V(4).Info("Applying plan", "deployment", key, "plan", plan.String())
+	return plan, c.applier.Apply(ctx, d, plan)
+}
+
+// podsOf groups the cached pods by the UID of their controlling ReplicaSet,
+// for the given ReplicaSets only (every one gets an entry).
+func (c *Controller) podsOf(rss []*appsv1.ReplicaSet) (map[types.UID][]*corev1.Pod, error) {
+	pods := make(map[types.UID][]*corev1.Pod, len(rss))
+	for _, rs := range rss {
+		objs, err := c.pods.ByIndex(podsByControllerUID, string(rs.UID))
+		if err != nil {
+			return nil, err
+		}
+		list := make([]*corev1.Pod, 0, len(objs))
+		for _, o := range objs {
+			if p := o.(*corev1.Pod); p.Namespace == rs.Namespace {
+				list = append(list, p)
+			}
+		}
+		pods[rs.UID] = list
+	}
+	return pods, nil
+}
