@@ -2,8 +2,6 @@ package deployutil
 
 import (
 	"encoding/binary"
-	"hash/fnv"
-	"io"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -26,14 +24,28 @@ import (
 // The result depends on the exact Go types of k8s.io/api v0.37.2 and on the
 // template's in-memory shape: hash templates as an apiserver returns them.
 func ComputeHash(template *corev1.PodTemplateSpec, collisionCount *int32) string {
-	h := fnv.New32a()
-	_, _ = io.WriteString(h, dump.ForHash(*template))
+	h := fnvString(fnvOffset32, dump.ForHash(*template))
 	if collisionCount != nil {
 		var b [8]byte
 		binary.LittleEndian.PutUint32(b[:4], uint32(*collisionCount))
-		_, _ = h.Write(b[:])
+		h = fnvString(h, string(b[:]))
 	}
-	return rand.SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
+	return rand.SafeEncodeString(strconv.FormatUint(uint64(h), 10))
+}
+
+// FNV-1a, 32 bits (hash/fnv's New32a), over a string without copying it to
+// a byte slice first: the dump is a few kilobytes per hash.
+const (
+	fnvOffset32 = 2166136261
+	fnvPrime32  = 16777619
+)
+
+func fnvString(h uint32, s string) uint32 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= fnvPrime32
+	}
+	return h
 }
 
 // ReplicaSetName returns the name of a Deployment's ReplicaSet for a hash:

@@ -2,6 +2,7 @@ package deployutil
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"fmt"
 	"math"
 	"strings"
@@ -155,5 +156,17 @@ func TestReplicaSetName(t *testing.T) {
 				t.Errorf("ReplicaSetName = %q, want %q (%s)", got, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// TestFNVMatchesStandardLibrary checks the inlined FNV-1a against hash/fnv
+// on the dumps of the golden templates' shapes and on odd inputs.
+func TestFNVMatchesStandardLibrary(t *testing.T) {
+	for _, s := range []string{"", "a", "pod-template-hash", string([]byte{0, 0, 0, 0, 1, 0, 0, 0}), strings.Repeat("spew ", 500)} {
+		h := fnv.New32a()
+		_, _ = h.Write([]byte(s))
+		if got := fnvString(fnvOffset32, s); got != h.Sum32() {
+			t.Errorf("fnvString(%q) = %d, hash/fnv says %d", s, got, h.Sum32())
+		}
 	}
 }

@@ -3,7 +3,6 @@ package deployutil
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -48,7 +47,19 @@ func Validate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID
 	return validateReplicaSets(d, rss, pods)
 }
 
-var percent = regexp.MustCompile(`^[0-9]+%$`)
+// isPercent reports whether s is digits followed by "%", the only form of
+// percentage an apiserver accepts.
+func isPercent(s string) bool {
+	if len(s) < 2 || s[len(s)-1] != '%' {
+		return false
+	}
+	for i := 0; i < len(s)-1; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func validateDeployment(d *appsv1.Deployment) error {
 	bad := func(field string, kind ErrorKind, value any, detail string) error {
@@ -126,7 +137,7 @@ func validateStrategy(d *appsv1.Deployment, bad func(string, ErrorKind, any, str
 			return bad(field, Required, nil, "set it, or apply deployutil.SetDefaults")
 		case f.v.Type == intstr.Int && f.v.IntVal < 0:
 			return bad(field, Invalid, f.v.IntVal, "must be greater than or equal to 0")
-		case f.v.Type == intstr.String && !percent.MatchString(f.v.StrVal):
+		case f.v.Type == intstr.String && !isPercent(f.v.StrVal):
 			return bad(field, Invalid, f.v.StrVal, "must be an integer or a percentage like '25%'")
 		case f.v.Type != intstr.Int && f.v.Type != intstr.String:
 			return bad(field, Invalid, f.v.Type, "must be an integer or a percentage")
