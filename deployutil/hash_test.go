@@ -2,8 +2,8 @@ package deployutil
 
 import (
 	"encoding/json"
-	"hash/fnv"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strings"
 	"testing"

@@ -132,7 +132,7 @@ func startReconciler(t *testing.T, cfg *restclient.Config, ns string) (stop func
 	r := &reconciler.Reconciler{
 		Client: mgr.GetClient(),
 		Applier: &applier.Applier{
-			Client:   clientFor(t, cfg, "deploysync-reconciler"),
+			Client: clientFor(t, cfg, "deploysync-reconciler"),
 			//lint:ignore SA1019 core/v1 events through record.EventRecorder, as kube-controller-manager records them
 			Recorder: mgr.GetEventRecorderFor(applier.Component),
 		},
