@@ -18,6 +18,7 @@ type ApplyError struct {
 	Reason string
 }
 
+// Error names the action by index and line, and why it could not be applied.
 func (e *ApplyError) Error() string {
 	return fmt.Sprintf("action %d (%s): %s", e.Index, e.Action.String(), e.Reason)
 }

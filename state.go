@@ -100,6 +100,7 @@ type HashCollisionError struct {
 	CollisionCount int32
 }
 
+// Error names the ReplicaSet that collided and the new collisionCount.
 func (e *HashCollisionError) Error() string {
 	return fmt.Sprintf("hash collision: replicaset %q already exists and is not this Deployment's new ReplicaSet; collisionCount is now %d", e.Name, e.CollisionCount)
 }

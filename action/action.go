@@ -95,14 +95,29 @@ type Event struct {
 	Why     string
 }
 
-func (a *CreateReplicaSet) Explain() string       { return a.Why }
-func (a *UpdateReplicaSet) Explain() string       { return a.Why }
-func (a *DeleteReplicaSet) Explain() string       { return a.Why }
-func (a *AdoptReplicaSet) Explain() string        { return a.Why }
-func (a *ReleaseReplicaSet) Explain() string      { return a.Why }
-func (a *UpdateDeployment) Explain() string       { return a.Why }
+// Explain returns the action's reason, as Why holds it.
+func (a *CreateReplicaSet) Explain() string { return a.Why }
+
+// Explain returns the action's reason.
+func (a *UpdateReplicaSet) Explain() string { return a.Why }
+
+// Explain returns the action's reason.
+func (a *DeleteReplicaSet) Explain() string { return a.Why }
+
+// Explain returns the action's reason.
+func (a *AdoptReplicaSet) Explain() string { return a.Why }
+
+// Explain returns the action's reason.
+func (a *ReleaseReplicaSet) Explain() string { return a.Why }
+
+// Explain returns the action's reason.
+func (a *UpdateDeployment) Explain() string { return a.Why }
+
+// Explain returns the action's reason.
 func (a *UpdateDeploymentStatus) Explain() string { return a.Why }
-func (a *Event) Explain() string                  { return a.Why }
+
+// Explain returns the action's reason.
+func (a *Event) Explain() string { return a.Why }
 
 func (*CreateReplicaSet) isAction()       {}
 func (*UpdateReplicaSet) isAction()       {}
@@ -113,30 +128,37 @@ func (*UpdateDeployment) isAction()       {}
 func (*UpdateDeploymentStatus) isAction() {}
 func (*Event) isAction()                  {}
 
+// String is one line: the action, its object, its numbers and its reason.
 func (a *CreateReplicaSet) String() string {
 	return line("create replicaset", a.ReplicaSet.Name, fmt.Sprintf("replicas=%d", replicas(a.ReplicaSet)), a.Why)
 }
 
+// String is one line: the action, its object, its numbers and its reason.
 func (a *UpdateReplicaSet) String() string {
 	return line("update replicaset", a.ReplicaSet.Name, fmt.Sprintf("replicas=%d", replicas(a.ReplicaSet)), a.Why)
 }
 
+// String is one line: the action, its object, its numbers and its reason.
 func (a *DeleteReplicaSet) String() string {
 	return line("delete replicaset", a.Name, "", a.Why)
 }
 
+// String is one line: the action, its object, its numbers and its reason.
 func (a *AdoptReplicaSet) String() string {
 	return line("adopt replicaset", a.Name, "", a.Why)
 }
 
+// String is one line: the action, its object, its numbers and its reason.
 func (a *ReleaseReplicaSet) String() string {
 	return line("release replicaset", a.Name, "", a.Why)
 }
 
+// String is one line: the action, its object, its numbers and its reason.
 func (a *UpdateDeployment) String() string {
 	return line("update deployment", a.Deployment.Name, "", a.Why)
 }
 
+// String is one line: the action, its object, its numbers and its reason.
 func (a *UpdateDeploymentStatus) String() string {
 	s := a.Deployment.Status
 	return line("update deployment status", a.Deployment.Name,
@@ -144,6 +166,7 @@ func (a *UpdateDeploymentStatus) String() string {
 			s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas, s.UnavailableReplicas), a.Why)
 }
 
+// String is one line: the action, its object, its numbers and its reason.
 func (a *Event) String() string {
 	return line("event", a.Type+" "+a.Reason, fmt.Sprintf("%q", a.Message), a.Why)
 }

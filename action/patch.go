@@ -29,10 +29,12 @@ type PatchDeployment struct {
 	Why   string
 }
 
+// Explain returns the action's reason.
 func (a *PatchDeployment) Explain() string { return a.Why }
 
 func (*PatchDeployment) isAction() {}
 
+// String is one line: the action, its object, the patch type and its reason.
 func (a *PatchDeployment) String() string {
 	return line("patch deployment", a.Name, string(a.Type), a.Why)
 }

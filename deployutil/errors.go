@@ -49,6 +49,7 @@ type InputError struct {
 	Detail string
 }
 
+// Error names the object, the field and the value, and what is wrong.
 func (e *InputError) Error() string {
 	var v string
 	if e.Kind != Required {

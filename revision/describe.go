@@ -36,6 +36,7 @@ type UndescribedError struct {
 	Field string
 }
 
+// Error names the field of the template that is not rendered.
 func (e *UndescribedError) Error() string {
 	return fmt.Sprintf("describing the pod template: %s is not rendered as kubectl renders it", e.Field)
 }

@@ -43,6 +43,7 @@ type UndoError struct {
 	msg        string
 }
 
+// Error is kubectl's message for the refusal.
 func (e *UndoError) Error() string { return e.msg }
 
 // Is reports whether target is e's Kind.

@@ -174,6 +174,7 @@ type Violation struct {
 	Detail string
 }
 
+// Error names the step, the invariant and what was seen.
 func (v *Violation) Error() string {
 	return fmt.Sprintf("step %d: %s: %s", v.Step, v.Invariant, v.Detail)
 }

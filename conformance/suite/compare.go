@@ -118,6 +118,7 @@ type Mismatch struct {
 	Upstream upstream.Outcome
 }
 
+// Error is the report: the state, then each difference.
 func (m Mismatch) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: deploysync differs from upstream (- upstream, + deploysync):\n%s\n", m.Name, m.Diff)

@@ -33,7 +33,10 @@ type ExitError struct {
 	Err  error
 }
 
+// Error is the wrapped error's message.
 func (e *ExitError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
 func (e *ExitError) Unwrap() error { return e.Err }
 
 type globals struct {

@@ -53,10 +53,12 @@ type ActionError struct {
 	Err error
 }
 
+// Error names the failed action by index and the API error.
 func (e *ActionError) Error() string {
 	return fmt.Sprintf("plan action %d (%s): %v", e.Index, describe(e.Action), e.Err)
 }
 
+// Unwrap returns the API error.
 func (e *ActionError) Unwrap() error { return e.Err }
 
 // Apply performs the plan made for d, action by action, in order:
