@@ -40,6 +40,10 @@ type Applier struct {
 	Client kubernetes.Interface
 	// Recorder records the plan's events on the Deployment.
 	Recorder record.EventRecorder
+	// Written, if set, is called with every Deployment the applier wrote,
+	// as the server answered, so a controller can wait for its cache to
+	// hold that write before it syncs the Deployment again.
+	Written func(d *appsv1.Deployment)
 }
 
 // ActionError is the failure of one action of a plan. It unwraps to the
@@ -264,6 +268,9 @@ func (r *run) remember(kind string, m *metav1.ObjectMeta) {
 func (r *run) rememberDeployment(d *appsv1.Deployment) {
 	r.remember("Deployment", &d.ObjectMeta)
 	r.lastD = d
+	if r.Written != nil {
+		r.Written(d)
+	}
 }
 
 // describe names an action shortly, without its reason.

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	appsinformers "k8s.io/client-go/informers/apps/v1"
@@ -47,6 +48,12 @@ type Controller struct {
 	queue    workqueue.TypedRateLimitingInterface[string]
 	now      func() time.Time
 
+	// written maps namespace/name to the resourceVersion of this
+	// controller's last write of that Deployment, until the cache has it.
+	written sync.Map
+	// cacheWait bounds the wait for the cache to catch up with a write.
+	cacheWait time.Duration
+
 	// wg counts the running workers, so Run returns only after they stop.
 	wg sync.WaitGroup
 }
@@ -58,7 +65,6 @@ type Controller struct {
 func New(client kubernetes.Interface, dInformer appsinformers.DeploymentInformer, rsInformer appsinformers.ReplicaSetInformer,
 	podInformer coreinformers.PodInformer, recorder record.EventRecorder) (*Controller, error) {
 	c := &Controller{
-		applier:  &applier.Applier{Client: client, Recorder: recorder},
 		dLister:  dInformer.Lister(),
 		rsLister: rsInformer.Lister(),
 		pods:     podInformer.Informer().GetIndexer(),
@@ -67,8 +73,12 @@ func New(client kubernetes.Interface, dInformer appsinformers.DeploymentInformer
 		},
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "deploysync"}),
-		now: time.Now,
+		now:       time.Now,
+		cacheWait: time.Second,
 	}
+	c.applier = &applier.Applier{Client: client, Recorder: recorder, Written: func(d *appsv1.Deployment) {
+		c.written.Store(d.Namespace+"/"+d.Name, d.ResourceVersion)
+	}}
 	if err := podInformer.Informer().AddIndexers(cache.Indexers{podsByControllerUID: indexByControllerUID}); err != nil {
 		return nil, fmt.Errorf("adding the pod index: %w", err)
 	}
@@ -184,6 +194,7 @@ func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Plan, err
 	if err != nil {
 		return deploysync.Plan{}, err
 	}
+	c.awaitCache(ctx, key, ns, name)
 	d, err := c.dLister.Deployments(ns).Get(name)
 	if apierrors.IsNotFound(err) {
 		logger.V(4).Info("Deployment has been deleted", "deployment", key)
@@ -232,4 +243,33 @@ func (c *Controller) podsOf(rss []*appsv1.ReplicaSet) (map[types.UID][]*corev1.P
 		pods[rs.UID] = list
 	}
 	return pods, nil
+}
+
+// awaitCache waits, for at most c.cacheWait, until the Deployment cache
+// holds this controller's last write of the Deployment key (or a later
+// version). Without it, a sync that follows its predecessor within
+// milliseconds reads the Deployment as it was before that write, and its
+// own status write fails with a conflict. Upstream's controller has the
+// same race and sometimes loses the write that records
+// Progressing=NewReplicaSetCreated to it (e2e/scenarios_test.go measures
+// it); ours avoids the race rather than reproduce its odds. The decisions
+// are unchanged: Sync sees the state the apiserver already has.
+func (c *Controller) awaitCache(ctx context.Context, key, ns, name string) {
+	v, ok := c.written.LoadAndDelete(key)
+	if !ok {
+		return
+	}
+	want := v.(string)
+	deadline := time.Now().Add(c.cacheWait)
+	for {
+		d, err := c.dLister.Deployments(ns).Get(name)
+		if err != nil {
+			return
+		}
+		cmp, err := resourceversion.CompareResourceVersion(d.ResourceVersion, want)
+		if err != nil || cmp >= 0 || ctx.Err() != nil || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

@@ -226,3 +226,66 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
+
+// TestAwaitCache checks that a sync waits for the cache to hold the
+// controller's last write of the Deployment, and no longer than that.
+func TestAwaitCache(t *testing.T) {
+	withRV := func(rv string) *appsv1.Deployment {
+		d := dep("web", "d1", map[string]string{"app": "web"}, appsv1.RollingUpdateDeploymentStrategyType)
+		d.ResourceVersion = rv
+		return d
+	}
+	// setup returns a controller whose cache holds the Deployment at
+	// cached, after a write the server answered with written.
+	setup := func(t *testing.T, cached, written string, wait time.Duration) (*Controller, cache.Indexer) {
+		t.Helper()
+		f := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
+		c, err := New(fake.NewClientset(), f.Apps().V1().Deployments(), f.Apps().V1().ReplicaSets(), f.Core().V1().Pods(), record.NewFakeRecorder(10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.queue.ShutDown)
+		idx := f.Apps().V1().Deployments().Informer().GetIndexer()
+		if err := idx.Add(withRV(cached)); err != nil {
+			t.Fatal(err)
+		}
+		c.cacheWait = wait
+		c.written.Store("ns/web", written)
+		return c, idx
+	}
+	t.Run("waits until the write arrives", func(t *testing.T) {
+		c, idx := setup(t, "5", "7", time.Minute)
+		go func() {
+			time.Sleep(20 * time.Millisecond)
+			_ = idx.Update(withRV("7"))
+		}()
+		c.awaitCache(context.Background(), "ns/web", "ns", "web")
+		d, err := c.dLister.Deployments("ns").Get("web")
+		if err != nil || d.ResourceVersion != "7" {
+			t.Fatalf("returned with the cache at %v (%v), want resourceVersion 7", d, err)
+		}
+		if _, ok := c.written.Load("ns/web"); ok {
+			t.Fatal("the record of the write was not consumed")
+		}
+	})
+	t.Run("a newer version in the cache needs no wait", func(t *testing.T) {
+		c, _ := setup(t, "9", "7", time.Hour)
+		done := make(chan struct{})
+		go func() { c.awaitCache(context.Background(), "ns/web", "ns", "web"); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("awaitCache waited for an older version than the cache holds")
+		}
+	})
+	t.Run("gives up after cacheWait", func(t *testing.T) {
+		c, _ := setup(t, "5", "7", 10*time.Millisecond)
+		done := make(chan struct{})
+		go func() { c.awaitCache(context.Background(), "ns/web", "ns", "web"); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("awaitCache did not give up")
+		}
+	})
+}
