@@ -183,8 +183,10 @@ func (c *Controller) handleResult(ctx context.Context, key string, plan deploysy
 	}
 }
 
-// Sync syncs the Deployment with the key namespace/name once: it reads the
-// listers, asks deploysync.Sync for a plan and applies it. It returns the
+// Sync syncs the Deployment with the key namespace/name once: it waits
+// until the cache holds its own last write of the Deployment (see
+// awaitCache), reads the listers, asks deploysync.Sync for a plan and
+// applies it. It returns the
 // plan and the first failure (the plan's Err included). A Deployment that is
 // gone, or one Sync refuses as invalid, is not an error: retrying would not
 // help, and the next change of the object enqueues it again.
