@@ -111,6 +111,7 @@ type Option func(*options)
 type options struct {
 	terminatingReplicas bool
 	historyLimit        int
+	fixes               []Fix
 }
 
 func defaultOptions() options {

@@ -42,6 +42,9 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if err := o.checkFixes(); err != nil {
+		return Plan{}, err
+	}
 	if err := deployutil.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
 		return Plan{}, err
 	}
