@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/deploysync/deploysync/scaling"
 )
 
 // Fix names a correction of a known upstream bug. By default Sync decides
@@ -75,4 +77,13 @@ func (o options) checkFixes() error {
 		}
 	}
 	return nil
+}
+
+// scalingFixes is the scaling package's view of the fixes that are on.
+func (o options) scalingFixes() scaling.Fixes {
+	return scaling.Fixes{
+		ProportionalOverflow: o.fixed(FixProportionalOverflow),
+		StaleDesiredReplicas: o.fixed(FixStaleDesiredReplicas),
+		UnhealthyFirst:       o.fixed(FixUnhealthyFirst),
+	}
 }

@@ -127,7 +127,7 @@ func (s *session) sync(rsList []*appsv1.ReplicaSet) error {
 		// cleanup below sees that order.
 		old = deployutil.SortedByCreationNewestFirst(old)
 	}
-	for _, sc := range scaling.Scale(s.d, newRS, old) {
+	for _, sc := range scaling.Scale(s.d, newRS, old, s.opts.scalingFixes()) {
 		s.scale(sc)
 	}
 	if _, rollback := revision.RollbackTo(s.d); s.d.Spec.Paused && !rollback {

@@ -14,7 +14,7 @@ func BenchmarkProportions(b *testing.B) {
 	old = deployutil.SortedByCreationNewestFirst(old)
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(scaling.Proportions(s.Deployment, newRS, old)) != 3 {
+		if len(scaling.Proportions(s.Deployment, newRS, old, scaling.Fixes{})) != 3 {
 			b.Fatal("want 3 shares")
 		}
 	}

@@ -19,7 +19,7 @@ func ExampleScale() {
 		replicaSet("foo-v1", 2, olderTime, 7, 0),
 	}
 	if scaling.IsScalingEvent(d, newRS, old) {
-		for _, s := range scaling.Scale(d, newRS, old) {
+		for _, s := range scaling.Scale(d, newRS, old, scaling.Fixes{}) {
 			fmt.Printf("%s: %d → %d\n", s.To.Name, *s.From.Spec.Replicas, *s.To.Spec.Replicas)
 		}
 	}

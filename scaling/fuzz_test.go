@@ -27,7 +27,7 @@ func FuzzProportions(f *testing.F) {
 		newRS, old := deployutil.SplitReplicaSets(d, c.State.ReplicaSets)
 		old = deployutil.SortedByCreationNewestFirst(old)
 		frozen := testutil.Freeze(t, d, c.State.ReplicaSets)
-		shares := scaling.Proportions(d, newRS, old)
+		shares := scaling.Proportions(d, newRS, old, scaling.Fixes{})
 		frozen.Check(t)
 		active := deployutil.FilterActive(append(old, newRS))
 		allowed := int64(0)
@@ -52,7 +52,7 @@ func FuzzProportions(f *testing.F) {
 		if len(shares) > 0 && !clamped && toAdd != 0 && sum != allowed {
 			t.Fatalf("shares add up to %d, want %d", sum, allowed)
 		}
-		_ = scaling.Scale(d, newRS, old)
+		_ = scaling.Scale(d, newRS, old, scaling.Fixes{})
 		frozen.Check(t)
 	})
 }

@@ -58,7 +58,7 @@ func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.
 //  4. Otherwise (Recreate with several active ReplicaSets): nothing.
 //
 // old must be newest first (see [ActiveOrLatest]).
-func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) []deployutil.Scale {
+func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []deployutil.Scale {
 	replicas := *d.Spec.Replicas
 	if rs := ActiveOrLatest(newRS, old); rs != nil {
 		if *rs.Spec.Replicas == replicas {
@@ -85,12 +85,27 @@ func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.Replica
 		return nil
 	}
 	var out []deployutil.Scale
-	for _, p := range Proportions(d, newRS, old) {
+	for _, p := range Proportions(d, newRS, old, fixes) {
 		if s, ok := deployutil.ScaleReplicaSet(p.ReplicaSet, p.Replicas, d, true, p.Why); ok {
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// Fixes selects corrections of upstream bugs in scaling. The zero value
+// decides exactly as upstream; each field is set by the root package's
+// Fix of the same name (see deploysync.WithFixes), whose documentation
+// gives the upstream issue and the states it changes.
+type Fixes struct {
+	// ProportionalOverflow computes proportional shares in 64 bits.
+	ProportionalOverflow bool
+	// StaleDesiredReplicas rewrites a stale desired-replicas annotation of
+	// the only active ReplicaSet when its size already matches.
+	StaleDesiredReplicas bool
+	// UnhealthyFirst takes a proportional scale-down from the unavailable
+	// replicas of old ReplicaSets first.
+	UnhealthyFirst bool
 }
 
 // Share is one ReplicaSet's part of a proportional scaling.
@@ -118,7 +133,7 @@ type Share struct {
 //
 // The product size × newMax is computed in 64 bits; upstream multiplies in
 // 32 bits and wraps around above 2³¹ (for example 50000 × 50000).
-func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) []Share {
+func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []Share {
 	active := deployutil.FilterActive(append(old[:len(old):len(old)], newRS))
 	replicas := *d.Spec.Replicas
 	var allowed int32

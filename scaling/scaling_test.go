@@ -143,7 +143,7 @@ func TestScale(t *testing.T) {
 				old = append(old, build(s))
 			}
 			frozen := testutil.Freeze(t, tt.d, newRS, old)
-			scales := scaling.Scale(tt.d, newRS, old)
+			scales := scaling.Scale(tt.d, newRS, old, scaling.Fixes{})
 			frozen.Check(t)
 
 			got := map[string]int32{}
@@ -203,7 +203,7 @@ func TestScaleRecreate(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, d, tt.newRS, tt.old)
-			got := scaling.Scale(d, tt.newRS, tt.old)
+			got := scaling.Scale(d, tt.newRS, tt.old, scaling.Fixes{})
 			frozen.Check(t)
 			if len(got) != tt.want {
 				t.Errorf("%d writes, want %d (%s)", len(got), tt.want, tt.reason)
