@@ -48,13 +48,18 @@ func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.
 // sync), by these rules in order:
 //
 //  1. If [ActiveOrLatest] names one ReplicaSet, it gets spec.replicas — and
-//     nothing is written if it already has that size.
+//     nothing is written if it already has that size. With
+//     fixes.StaleDesiredReplicas, a ReplicaSet of that size whose replica
+//     annotations are not desired spec.replicas and max
+//     spec.replicas+maxSurge has them rewritten, at the same size.
 //  2. If the new ReplicaSet is saturated ([deployutil.IsSaturated]), every
 //     active old ReplicaSet is scaled to 0.
 //  3. For RollingUpdate only, the active ReplicaSets share the difference
 //     between replicas+maxSurge (0 when replicas is 0) and their current
-//     total, in proportion to their size (see [Proportions]). Each one is
-//     written, even at an unchanged size, to refresh its annotations.
+//     total, in proportion to their size (see [Proportions]; with
+//     fixes.UnhealthyFirst a scale-down first takes unavailable replicas of
+//     old ReplicaSets). Each one is written, even at an unchanged size, to
+//     refresh its annotations.
 //  4. Otherwise (Recreate with several active ReplicaSets): nothing.
 //
 // old must be newest first (see [ActiveOrLatest]).
@@ -62,7 +67,10 @@ func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.Replica
 	replicas := *d.Spec.Replicas
 	if rs := ActiveOrLatest(newRS, old); rs != nil {
 		if *rs.Spec.Replicas == replicas {
-			return nil
+			if !fixes.StaleDesiredReplicas {
+				return nil
+			}
+			return refreshStale(rs, d)
 		}
 		s, ok := deployutil.ScaleReplicaSet(rs, replicas, d, false,
 			fmt.Sprintf("it is the only ReplicaSet that should run pods; spec.replicas is %d", replicas))
@@ -91,6 +99,30 @@ func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.Replica
 		}
 	}
 	return out
+}
+
+// refreshStale is the write of FixStaleDesiredReplicas: rs already has
+// spec.replicas replicas, and its replica annotations are rewritten if they
+// say anything but desired spec.replicas and max spec.replicas+maxSurge.
+func refreshStale(rs *appsv1.ReplicaSet, d *appsv1.Deployment) []deployutil.Scale {
+	replicas, maxReplicas := *d.Spec.Replicas, deployutil.MaxReplicas(d)
+	if !deployutil.ReplicasAnnotationsNeedUpdate(rs, replicas, maxReplicas) {
+		return nil
+	}
+	desired, maxAnn := "missing", "missing"
+	if v, ok := rs.Annotations[deployutil.DesiredReplicasAnnotation]; ok {
+		desired = fmt.Sprintf("%q", v)
+	}
+	if v, ok := rs.Annotations[deployutil.MaxReplicasAnnotation]; ok {
+		maxAnn = fmt.Sprintf("%q", v)
+	}
+	s, ok := deployutil.ScaleReplicaSet(rs, replicas, d, true,
+		fmt.Sprintf("fix %s: it is the only ReplicaSet that should run pods and already has spec.replicas %d, but its desired-replicas (%s) and max-replicas (%s) annotations are stale; they become %d and %d (replicas %d + maxSurge %d) so the next sync is no scaling event",
+			"StaleDesiredReplicas", replicas, desired, maxAnn, replicas, maxReplicas, replicas, deployutil.MaxSurge(d)))
+	if !ok {
+		return nil
+	}
+	return []deployutil.Scale{s}
 }
 
 // Fixes selects corrections of upstream bugs in scaling. The zero value
@@ -131,6 +163,16 @@ type Share struct {
 //  4. The first ReplicaSet visited also gets whatever is left over, and no
 //     ReplicaSet goes below 0.
 //
+// With fixes.UnhealthyFirst, a scale-down (toAdd < 0, replicas > 0) first
+// takes unavailable replicas of the old ReplicaSets: oldest first (by
+// creation time, then name), each active old ReplicaSet gives up
+// min(spec.replicas − status.availableReplicas, what is left to remove),
+// never below 0; the new ReplicaSet gives up nothing this way. What is left
+// to remove is then shared by rules 2–4 over the sizes after those
+// removals (each ReplicaSet's max-replicas annotation is still its old
+// maximum), and the shares come in that order. When no old ReplicaSet has
+// an unavailable replica, nothing changes.
+//
 // The product size × newMax is computed in 64 bits; upstream multiplies in
 // 32 bits and wraps around above 2³¹ (for example 50000 × 50000).
 func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []Share {
@@ -142,6 +184,11 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 	}
 	current := deployutil.SpecReplicas(active)
 	toAdd := allowed - current
+	if fixes.UnhealthyFirst && toAdd < 0 && replicas > 0 {
+		if shares, ok := unhealthyFirst(d, newRS, active, current, allowed, toAdd); ok {
+			return shares
+		}
+	}
 	switch {
 	case toAdd > 0:
 		active = deployutil.SortedBySizeNewer(active)
@@ -166,6 +213,77 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 			len(active), current, allowed, replicas, deployutil.MaxSurge(d), shares[i].Replicas)
 	}
 	return shares
+}
+
+// unhealthyFirst is Proportions' scale-down with fixes.UnhealthyFirst: old
+// ReplicaSets give up unavailable replicas first, oldest first, and the
+// rest is shared by upstream's rules over the reduced sizes. ok is false
+// when no old ReplicaSet has an unavailable replica to give (the shares are
+// then upstream's).
+func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*appsv1.ReplicaSet, current, allowed, toAdd int32) ([]Share, bool) {
+	var old []*appsv1.ReplicaSet
+	for _, rs := range active {
+		if rs != newRS {
+			old = append(old, rs)
+		}
+	}
+	unavailable := make(map[*appsv1.ReplicaSet]int32, len(old))
+	taken := make(map[*appsv1.ReplicaSet]int32, len(old))
+	var took int32
+	for _, rs := range deployutil.SortedByCreation(old) {
+		u := max(*rs.Spec.Replicas-rs.Status.AvailableReplicas, 0)
+		unavailable[rs] = u
+		k := min(u, -toAdd-took)
+		taken[rs] = k
+		took += k
+	}
+	if took == 0 {
+		return nil, false
+	}
+	rest := toAdd + took // what is left to remove, ≤ 0
+	// The remainder is shared over copies that have the reduced sizes; the
+	// copies keep everything else (names, times, annotations).
+	of := make(map[*appsv1.ReplicaSet]*appsv1.ReplicaSet, len(active))
+	work := make([]*appsv1.ReplicaSet, len(active))
+	for i, rs := range active {
+		c := *rs
+		n := *rs.Spec.Replicas - taken[rs]
+		c.Spec.Replicas = &n
+		work[i] = &c
+		of[&c] = rs
+	}
+	work = deployutil.SortedBySizeOlder(work)
+	shares := make([]Share, len(work))
+	var added int32
+	for i, w := range work {
+		shares[i] = Share{ReplicaSet: of[w], Replicas: *w.Spec.Replicas}
+		if rest != 0 {
+			p := proportion(w, d, rest, added)
+			shares[i].Replicas += p
+			added += p
+		}
+	}
+	if rest != 0 {
+		shares[0].Replicas = max(shares[0].Replicas+rest-added, 0)
+	}
+	head := fmt.Sprintf("proportional scaling, unavailable replicas of old ReplicaSets first (fix UnhealthyFirst): %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); old ReplicaSets give up %d unavailable replicas first, oldest first, and the other %d are shared in proportion to size",
+		len(active), current, allowed, *d.Spec.Replicas, deployutil.MaxSurge(d), took, -rest)
+	for i := range shares {
+		rs := shares[i].ReplicaSet
+		var this string
+		switch {
+		case rs == newRS:
+			this = "this is the new ReplicaSet, which gives up no unavailable replica first"
+		case taken[rs] > 0:
+			this = fmt.Sprintf("this one had %d unavailable (%d replicas, %d available) and gave up %d of them", unavailable[rs], *rs.Spec.Replicas, rs.Status.AvailableReplicas, taken[rs])
+		case unavailable[rs] > 0:
+			this = fmt.Sprintf("this one has %d unavailable, but older ReplicaSets already gave up all %d", unavailable[rs], -toAdd)
+		default:
+			this = fmt.Sprintf("this one has no unavailable replica (%d replicas, %d available)", *rs.Spec.Replicas, rs.Status.AvailableReplicas)
+		}
+		shares[i].Why = fmt.Sprintf("%s; %s; its share is %d", head, this, shares[i].Replicas)
+	}
+	return shares, true
 }
 
 // proportion is how many replicas rs gains (or loses, if negative) when
