@@ -38,58 +38,90 @@ func sizes(rss []simulate.ReplicaSetState) map[string]int32 {
 	return out
 }
 
-// TestFixStaleDesiredReplicasRollout is reference trace B.7 as a run: a
-// steady 3-replica Deployment whose ReplicaSet's desired-replicas
-// annotation says 2 (the race of kubernetes/kubernetes#102551) gets a new
-// image. Without the fix every sync is a scaling event that writes
-// nothing: no new ReplicaSet is ever created and the run stalls with 0
-// updated replicas. With FixStaleDesiredReplicas the first sync rewrites
-// the annotation and the rollout completes: the new ReplicaSet ends with
-// all 3 replicas, the old one with 0.
+// TestFixStaleDesiredReplicasRollout runs two stuck rollouts of
+// kubernetes/kubernetes#102551 each way.
+//
+//   - Reference trace B.7: a steady 3-replica Deployment whose ReplicaSet's
+//     desired-replicas annotation says 2 gets a new image.
+//   - The issue's own reproduction: a steady 5-replica Deployment (maxSurge
+//     0, maxUnavailable 1) gets a new image; step 0 creates the new
+//     ReplicaSet at 0 and scales the old one to 4 with annotations 5/5;
+//     before step 1 spec.replicas is set to 4.
+//
+// Without the fix, every sync from the stale annotation on is a scaling
+// event that writes no ReplicaSet: the new ReplicaSet stays at 0 (or is
+// never created) and the run stalls with 0 updated replicas. With
+// FixStaleDesiredReplicas that sync rewrites the annotations, the next is a
+// RollingUpdate, and the rollout completes: the new ReplicaSet ends with
+// every replica, the old one with 0.
 func TestFixStaleDesiredReplicasRollout(t *testing.T) {
-	state := func(t *testing.T) deploysync.State {
-		s := steady(t, deployment(3))
-		rs := s.ReplicaSets[0].DeepCopy()
-		rs.Annotations[deployutil.DesiredReplicasAnnotation] = "2"
-		s.ReplicaSets[0] = rs
-		return s
+	tests := []struct {
+		name     string
+		state    func(t *testing.T) deploysync.State
+		opts     []simulate.Option
+		stuckAt  int // the first step that is a scaling event
+		replicas int32
+		reason   string
+	}{
+		{name: "B.7",
+			state: func(t *testing.T) deploysync.State {
+				s := steady(t, deployment(3))
+				rs := s.ReplicaSets[0].DeepCopy()
+				rs.Annotations[deployutil.DesiredReplicasAnnotation] = "2"
+				s.ReplicaSets[0] = rs
+				return s
+			},
+			opts: []simulate.Option{simulate.WithChanges(upgrade)}, stuckAt: 0, replicas: 3,
+			reason: "the stale annotation is there from the start: no new ReplicaSet is ever created"},
+		{name: "#102551 scale during a maxSurge 0 rollout",
+			state: func(t *testing.T) deploysync.State {
+				return steady(t, deployment(5, fenceposts(intstr.FromInt32(0), intstr.FromInt32(1))))
+			},
+			opts: []simulate.Option{simulate.WithChanges(upgrade, simulate.Scale(time.Second, 4))}, stuckAt: 1, replicas: 4,
+			reason: "the old ReplicaSet already has the 4 replicas asked for, but says desired 5: the new ReplicaSet stays at 0"},
 	}
-	oldName := state(t).ReplicaSets[0].Name
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			oldName := tt.state(t).ReplicaSets[0].Name
 
-	off := run(t, state(t), simulate.WithChanges(upgrade))
-	if off.Outcome != simulate.Stalled {
-		t.Errorf("fix off: outcome %s, want %s", off.Outcome, simulate.Stalled)
-	}
-	for _, st := range off.Steps {
-		if st.Branch != deploysync.ScalingEvent {
-			t.Errorf("fix off: step %d is %s, want every sync a ScalingEvent", st.Index, st.Branch)
-		}
-	}
-	if got := len(off.Final.ReplicaSets); got != 1 {
-		t.Errorf("fix off: %d ReplicaSets at the end, want only the old one", got)
-	}
-	if got := off.Final.Deployment.Status.UpdatedReplicas; got != 0 {
-		t.Errorf("fix off: %d updated replicas, want 0", got)
-	}
+			off := run(t, tt.state(t), tt.opts...)
+			if off.Outcome != simulate.Stalled {
+				t.Errorf("fix off: outcome %s, want %s (%s)", off.Outcome, simulate.Stalled, tt.reason)
+			}
+			for _, st := range off.Steps[tt.stuckAt:] {
+				if st.Branch != deploysync.ScalingEvent {
+					t.Errorf("fix off: step %d is %s, want a ScalingEvent from step %d on", st.Index, st.Branch, tt.stuckAt)
+				}
+			}
+			for _, rs := range off.Final.ReplicaSets {
+				if rs.Name != oldName && *rs.Spec.Replicas != 0 {
+					t.Errorf("fix off: new ReplicaSet %s has %d replicas, want 0", rs.Name, *rs.Spec.Replicas)
+				}
+			}
+			if got := off.Final.Deployment.Status.UpdatedReplicas; got != 0 {
+				t.Errorf("fix off: %d updated replicas, want 0", got)
+			}
 
-	on := run(t, state(t), simulate.WithChanges(upgrade),
-		simulate.WithSyncOptions(deploysync.WithFixes(deploysync.FixStaleDesiredReplicas)))
-	if on.Outcome != simulate.Complete {
-		t.Fatalf("fix on: outcome %s, want %s\n%s", on.Outcome, simulate.Complete, on.Transcript())
-	}
-	if on.Steps[0].Branch != deploysync.ScalingEvent || on.Steps[1].Branch != deploysync.RollingUpdate {
-		t.Errorf("fix on: steps 0 and 1 are %s and %s, want ScalingEvent (the refresh) then RollingUpdate", on.Steps[0].Branch, on.Steps[1].Branch)
-	}
-	final := map[string]int32{}
-	for _, rs := range on.Final.ReplicaSets {
-		final[rs.Name] = *rs.Spec.Replicas
-	}
-	newName := deployutil.ReplicaSetName("web", deployutil.ComputeHash(&on.Final.Deployment.Spec.Template, nil))
-	if final[oldName] != 0 || final[newName] != 3 || len(final) != 2 {
-		t.Errorf("fix on: final sizes %v, want %s 0 and %s 3", final, oldName, newName)
-	}
-	if st := on.Final.Deployment.Status; st.UpdatedReplicas != 3 || st.AvailableReplicas != 3 {
-		t.Errorf("fix on: final status updated %d, available %d; want 3 and 3", st.UpdatedReplicas, st.AvailableReplicas)
+			on := run(t, tt.state(t), append(tt.opts, simulate.WithSyncOptions(deploysync.WithFixes(deploysync.FixStaleDesiredReplicas)))...)
+			if on.Outcome != simulate.Complete {
+				t.Fatalf("fix on: outcome %s, want %s\n%s", on.Outcome, simulate.Complete, on.Transcript())
+			}
+			if on.Steps[tt.stuckAt].Branch != deploysync.ScalingEvent || on.Steps[tt.stuckAt+1].Branch != deploysync.RollingUpdate {
+				t.Errorf("fix on: steps %d and %d are %s and %s, want ScalingEvent (the refresh) then RollingUpdate",
+					tt.stuckAt, tt.stuckAt+1, on.Steps[tt.stuckAt].Branch, on.Steps[tt.stuckAt+1].Branch)
+			}
+			final := map[string]int32{}
+			for _, rs := range on.Final.ReplicaSets {
+				final[rs.Name] = *rs.Spec.Replicas
+			}
+			newName := deployutil.ReplicaSetName("web", deployutil.ComputeHash(&on.Final.Deployment.Spec.Template, nil))
+			if diff := cmp.Diff(map[string]int32{oldName: 0, newName: tt.replicas}, final); diff != "" {
+				t.Errorf("fix on: final sizes (-want +got):\n%s", diff)
+			}
+			if st := on.Final.Deployment.Status; st.UpdatedReplicas != tt.replicas || st.AvailableReplicas != tt.replicas {
+				t.Errorf("fix on: final status updated %d, available %d; want %d and %d", st.UpdatedReplicas, st.AvailableReplicas, tt.replicas, tt.replicas)
+			}
+		})
 	}
 }
 

@@ -33,7 +33,12 @@ type Result struct {
 
 // Ours runs Sync and Apply on a state and returns the result and the plan.
 func Ours(s deploysync.State, terminatingReplicas bool) (Result, deploysync.Plan, error) {
-	plan, err := deploysync.Sync(s, deploysync.WithTerminatingReplicas(terminatingReplicas))
+	return OursWith(s, terminatingReplicas)
+}
+
+// OursWith is [Ours] with more Sync options (fixes, for example).
+func OursWith(s deploysync.State, terminatingReplicas bool, opts ...deploysync.Option) (Result, deploysync.Plan, error) {
+	plan, err := deploysync.Sync(s, append([]deploysync.Option{deploysync.WithTerminatingReplicas(terminatingReplicas)}, opts...)...)
 	if err != nil {
 		return Result{}, plan, fmt.Errorf("deploysync refused the state: %w", err)
 	}
