@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -29,6 +30,9 @@ type step struct {
 	until func(d *appsv1.Deployment, rss []appsv1.ReplicaSet) bool
 	// bounds are the invariants checked while the step settles.
 	bounds bounds
+	// check, if set, returns what is wrong with the settled world, for
+	// every flavour, the reference included.
+	check func(r *run, w world) []string
 }
 
 func create(d *appsv1.Deployment) step {
@@ -148,8 +152,58 @@ var scenarios = []scenario{
 			for _, rs := range r.controlledReplicaSets() {
 				r.patchReplicaSet(rs.Name, `{"metadata":{"labels":{"app":"released"}}}`)
 			}
-		}, until: complete, bounds: bounds{maxPods: 3}},
+		}, until: complete, bounds: bounds{maxPods: 3}, check: checkReleased},
 	}},
+}
+
+// checkReleased holds for every flavour after the release step: the
+// released ReplicaSet keeps its name (the one of collisionCount nil), its
+// pods and no controller; collisionCount is 1; exactly one ReplicaSet is
+// controlled, with collisionCount 1's name, the Deployment's image and all
+// its replicas.
+func checkReleased(r *run, w world) []string {
+	d, err := r.client.AppsV1().Deployments(r.ns).Get(r.ctx, dName, metav1.GetOptions{})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var problems []string
+	if cc := d.Status.CollisionCount; cc == nil || *cc != 1 {
+		problems = append(problems, fmt.Sprintf("collisionCount %v, want 1: the released ReplicaSet holds the name of collisionCount nil", ptrString(cc)))
+	}
+	released := deployutil.ReplicaSetName(dName, deployutil.ComputeHash(&d.Spec.Template, nil))
+	want := deployutil.ReplicaSetName(dName, deployutil.ComputeHash(&d.Spec.Template, ptr.To[int32](1)))
+	var controlled []string
+	found := false
+	for _, rs := range w.ReplicaSets {
+		if rs.Controlled {
+			controlled = append(controlled, rs.Name)
+			if rs.Name != want || rs.Replicas != *d.Spec.Replicas || rs.Image != w.Deployment.Image {
+				problems = append(problems, fmt.Sprintf("controlled replicaset %s has %d replicas of %s, want %s with %d of %s",
+					rs.Name, rs.Replicas, rs.Image, want, *d.Spec.Replicas, w.Deployment.Image))
+			}
+		}
+		if rs.Name == released {
+			found = true
+			if rs.Controlled || rs.Replicas != *d.Spec.Replicas {
+				problems = append(problems, fmt.Sprintf("released replicaset %s: controlled %v with %d replicas, want released with %d",
+					rs.Name, rs.Controlled, rs.Replicas, *d.Spec.Replicas))
+			}
+		}
+	}
+	if len(controlled) != 1 {
+		problems = append(problems, fmt.Sprintf("controlled replicasets %v, want exactly one", controlled))
+	}
+	if !found {
+		problems = append(problems, fmt.Sprintf("released replicaset %s is gone", released))
+	}
+	return problems
+}
+
+func ptrString(p *int32) string {
+	if p == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*p)
 }
 
 func withStrategy(d *appsv1.Deployment, surge, unavailable intstr.IntOrString) *appsv1.Deployment {
@@ -182,9 +236,11 @@ func (r *run) createForeignReplicaSetNamedLike(d *appsv1.Deployment) {
 			Template: podTemplate("foreign", "foreign:1"),
 		},
 	}
-	if _, err := r.client.AppsV1().ReplicaSets(r.ns).Create(r.ctx, foreign, metav1.CreateOptions{}); err != nil {
+	out, err := r.client.AppsV1().ReplicaSets(r.ns).Create(r.ctx, foreign, metav1.CreateOptions{})
+	if err != nil {
 		r.t.Fatalf("creating the foreign replicaset: %v", err)
 	}
+	r.wrote("ReplicaSet", out)
 }
 
 // createOrphan creates a ReplicaSet with the Deployment's labels and no
@@ -199,10 +255,12 @@ func (r *run) createOrphan(name string, replicas int32, image string) {
 			Template: podTemplate("web", image),
 		},
 	}
-	if _, err := r.client.AppsV1().ReplicaSets(r.ns).Create(r.ctx, rs, metav1.CreateOptions{}); err != nil {
+	out, err := r.client.AppsV1().ReplicaSets(r.ns).Create(r.ctx, rs, metav1.CreateOptions{})
+	if err != nil {
 		r.t.Fatalf("creating the orphan: %v", err)
 	}
-	err := wait.PollUntilContextTimeout(r.ctx, 100*time.Millisecond, settleIn, true, func(ctx context.Context) (bool, error) {
+	r.wrote("ReplicaSet", out)
+	err = wait.PollUntilContextTimeout(r.ctx, 100*time.Millisecond, settleIn, true, func(ctx context.Context) (bool, error) {
 		got, err := r.client.AppsV1().ReplicaSets(r.ns).Get(ctx, name, metav1.GetOptions{})
 		return err == nil && got.Status.AvailableReplicas == replicas, nil
 	})
