@@ -74,6 +74,11 @@ func runScenario(t *testing.T, r *run, sc scenario) []world {
 		for _, v := range r.obs.takeViolations() {
 			t.Errorf("%s, step %q: invariant violated: %s", r.flavour.name, st.name, v)
 		}
+		if st.check != nil {
+			for _, p := range st.check(r, out[len(out)-1]) {
+				t.Errorf("%s, step %q: %s", r.flavour.name, st.name, p)
+			}
+		}
 	}
 	return out
 }

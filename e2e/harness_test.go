@@ -44,6 +44,29 @@ type run struct {
 	obs     *observer
 	// stopController stops the Deployment controller under test.
 	stopController func()
+	// writes are the test's own writes since the last settled step.
+	writes []write
+}
+
+// write is one of the test's own writes, as the server answered it.
+type write struct {
+	kind, name, resourceVersion string
+}
+
+// wrote notes a write the next settle must see the observer receive.
+func (r *run) wrote(kind string, m metav1.Object) {
+	r.writes = append(r.writes, write{kind, m.GetName(), m.GetResourceVersion()})
+}
+
+// unobserved returns the first of the test's writes the observer has not
+// been told of yet, or nil.
+func (r *run) unobserved() *write {
+	for i, w := range r.writes {
+		if !r.obs.hasSeen(w.kind, w.name, w.resourceVersion) {
+			return &r.writes[i]
+		}
+	}
+	return nil
 }
 
 var nsCounter atomic.Int64
@@ -110,9 +133,11 @@ func (r *run) createDeployment(d *appsv1.Deployment) {
 	r.t.Helper()
 	d = d.DeepCopy()
 	d.Namespace = r.ns
-	if _, err := r.client.AppsV1().Deployments(r.ns).Create(r.ctx, d, metav1.CreateOptions{}); err != nil {
+	out, err := r.client.AppsV1().Deployments(r.ns).Create(r.ctx, d, metav1.CreateOptions{})
+	if err != nil {
 		r.t.Fatalf("creating deployment: %v", err)
 	}
+	r.wrote("Deployment", out)
 }
 
 // updateDeployment changes the Deployment's spec or metadata, retrying on
@@ -125,8 +150,12 @@ func (r *run) updateDeployment(change func(d *appsv1.Deployment)) {
 			return false, err
 		}
 		change(d)
-		_, err = r.client.AppsV1().Deployments(r.ns).Update(ctx, d, metav1.UpdateOptions{})
-		return err == nil, nil
+		out, err := r.client.AppsV1().Deployments(r.ns).Update(ctx, d, metav1.UpdateOptions{})
+		if err != nil {
+			return false, nil
+		}
+		r.wrote("Deployment", out)
+		return true, nil
 	})
 	if err != nil {
 		r.t.Fatalf("updating deployment: %v", err)
@@ -135,14 +164,23 @@ func (r *run) updateDeployment(change func(d *appsv1.Deployment)) {
 
 func (r *run) patchReplicaSet(name, patch string) {
 	r.t.Helper()
-	if _, err := r.client.AppsV1().ReplicaSets(r.ns).Patch(r.ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+	out, err := r.client.AppsV1().ReplicaSets(r.ns).Patch(r.ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+	if err != nil {
 		r.t.Fatalf("patching replicaset %s: %v", name, err)
 	}
+	r.wrote("ReplicaSet", out)
 }
 
-// settle waits until the condition holds on the Deployment and its
-// ReplicaSets and nothing in the namespace has changed for a while, then
-// returns the world as the server has it.
+// settle waits until the observer has been told of the test's own writes
+// since the last settle, the condition holds on the Deployment and its
+// ReplicaSets, and nothing in the namespace has changed for a while; then
+// it returns the world as the server has it.
+//
+// The first wait matters for a step whose change neither raises the
+// Deployment's generation nor falsifies the condition, such as relabelling
+// a ReplicaSet: without it, a poll that runs before the observer's watch
+// delivers the change finds the previous step's quiet period still running
+// and the world as it was before any controller reacted.
 func (r *run) settle(what string, until func(d *appsv1.Deployment, rss []appsv1.ReplicaSet) bool) world {
 	r.t.Helper()
 	var last string
@@ -157,12 +195,17 @@ func (r *run) settle(what string, until func(d *appsv1.Deployment, rss []appsv1.
 			return false, nil
 		}
 		last = describe(d, rsl.Items)
+		if w := r.unobserved(); w != nil {
+			last += fmt.Sprintf("; the observer has not yet seen the test's write of %s %s at resourceVersion %s", w.kind, w.name, w.resourceVersion)
+			return false, nil
+		}
 		return d.Status.ObservedGeneration >= d.Generation && statusCurrent(d, rsl.Items) && until(d, rsl.Items) &&
 			r.obs.quietFor() >= quiet, nil
 	})
 	if err != nil {
 		r.t.Fatalf("%s: %s did not settle within %v; last seen: %s", r.flavour.name, what, settleIn, last)
 	}
+	r.writes = nil
 	w, err := snapshot(r.ctx, r.client, r.ns, dName)
 	if err != nil {
 		r.t.Fatalf("snapshot: %v", err)

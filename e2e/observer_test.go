@@ -9,8 +9,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -28,6 +30,9 @@ type observer struct {
 
 	mu         sync.Mutex
 	lastChange time.Time
+	// seen holds the resourceVersion of the last event delivered for each
+	// object ("Kind/name"), set in the same critical section as lastChange.
+	seen       map[string]string
 	bounds     bounds
 	violations []string
 	maxSeen    int32 // the largest Σ spec.replicas seen in the current step
@@ -49,20 +54,21 @@ type bounds struct {
 
 func startObserver(client kubernetes.Interface, ns, dName string) (*observer, func()) {
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
-	o := &observer{client: client, ns: ns, dName: dName, lastChange: time.Now(),
+	o := &observer{client: client, ns: ns, dName: dName, lastChange: time.Now(), seen: map[string]string{},
 		ds:   factory.Apps().V1().Deployments().Informer().GetStore(),
 		rss:  factory.Apps().V1().ReplicaSets().Informer().GetStore(),
 		pods: factory.Core().V1().Pods().Informer().GetStore(),
 	}
-	handler := cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { o.changed() },
-		UpdateFunc: func(any, any) { o.changed() },
-		DeleteFunc: func(any) { o.changed() },
-	}
-	for _, inf := range []cache.SharedIndexInformer{
-		factory.Apps().V1().Deployments().Informer(), factory.Apps().V1().ReplicaSets().Informer(), factory.Core().V1().Pods().Informer(),
+	for kind, inf := range map[string]cache.SharedIndexInformer{
+		"Deployment": factory.Apps().V1().Deployments().Informer(),
+		"ReplicaSet": factory.Apps().V1().ReplicaSets().Informer(),
+		"Pod":        factory.Core().V1().Pods().Informer(),
 	} {
-		_, _ = inf.AddEventHandler(handler)
+		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { o.changed(kind, obj) },
+			UpdateFunc: func(_, obj any) { o.changed(kind, obj) },
+			DeleteFunc: func(obj any) { o.changed(kind, obj) },
+		})
 	}
 	stop := runUntilStopped(func(ctx context.Context) {
 		factory.Start(ctx.Done())
@@ -79,10 +85,13 @@ func (o *observer) setBounds(b bounds) {
 	o.bounds, o.maxSeen = b, 0
 }
 
-func (o *observer) changed() {
+func (o *observer) changed(kind string, obj any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.lastChange = time.Now()
+	if m, err := meta.Accessor(obj); err == nil {
+		o.seen[kind+"/"+m.GetName()] = m.GetResourceVersion()
+	}
 	d := o.deployment()
 	if d == nil {
 		return
@@ -162,6 +171,20 @@ func (o *observer) podImages(d *appsv1.Deployment) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// hasSeen reports whether the observer has been told of the object at
+// resourceVersion rv or later: only then does its quiet period count from
+// after that write.
+func (o *observer) hasSeen(kind, name, rv string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	got, ok := o.seen[kind+"/"+name]
+	if !ok {
+		return false
+	}
+	c, err := resourceversion.CompareResourceVersion(got, rv)
+	return err == nil && c >= 0
 }
 
 // quietFor reports how long nothing has changed.

@@ -40,6 +40,19 @@ type Applier struct {
 	Client kubernetes.Interface
 	// Recorder records the plan's events on the Deployment.
 	Recorder record.EventRecorder
+	// Cached, if set, reads a ReplicaSet from the cache the plans are made
+	// from (an informer's lister, a manager's cache). A create refused with
+	// AlreadyExists is then answered as upstream answers it from its
+	// lister: the ReplicaSet as that cache holds it at that moment decides
+	// between the Deployment's own ReplicaSet and a hash collision, and a
+	// cache that does not hold it yet fails the create with its NotFound
+	// and decides nothing (the caller requeues; the next sync sees the
+	// ReplicaSet in its state). Unset, the ReplicaSet is read from the
+	// server instead, which can decide otherwise than upstream would with
+	// the same cache: a collision a sync before upstream sees it, or one
+	// where upstream's cache still shows the ReplicaSet as the
+	// Deployment's own (a release the cache has not delivered yet).
+	Cached func(ctx context.Context, namespace, name string) (*appsv1.ReplicaSet, error)
 	// Written, if set, is called with every Deployment the applier wrote,
 	// as the server answered, so a controller can wait for its cache to
 	// hold that write before it syncs the Deployment again.
@@ -68,10 +81,12 @@ func (e *ActionError) Unwrap() error { return e.Err }
 // Apply performs the plan made for d, action by action, in order:
 //
 //  1. CreateReplicaSet creates; a name already taken is answered by
-//     [deploysync.ResolveAlreadyExists]: the Deployment's own ReplicaSet
-//     with its template stops the plan with [ErrStalePlan] (requeue);
-//     anything else is a hash collision: status.collisionCount is raised and
-//     Apply returns a [*deploysync.HashCollisionError].
+//     [deploysync.ResolveAlreadyExists] with the existing ReplicaSet as
+//     [Applier.Cached] holds it (read from the server if Cached is unset;
+//     a cache that does not hold it fails the create): the Deployment's
+//     own ReplicaSet with its template stops the plan with [ErrStalePlan]
+//     (requeue); anything else is a hash collision: status.collisionCount
+//     is raised and Apply returns a [*deploysync.HashCollisionError].
 //  2. UpdateReplicaSet, UpdateDeployment and UpdateDeploymentStatus send
 //     the plan's object with Update (UpdateStatus for the status).
 //  3. DeleteReplicaSet deletes with the ReplicaSet's UID as precondition; a
@@ -189,8 +204,15 @@ func (r *run) create(ctx context.Context, rs *appsv1.ReplicaSet) error {
 		return err
 	}
 	// The cache the plan was made from did not have this ReplicaSet yet.
-	// Read it from the server (upstream reads its cache) and decide.
-	existing, gerr := client.Get(ctx, rs.Name, metav1.GetOptions{})
+	// Read it where upstream reads it, the cache (it may have arrived since
+	// the plan was made), and decide.
+	var existing *appsv1.ReplicaSet
+	var gerr error
+	if r.Cached != nil {
+		existing, gerr = r.Cached(ctx, rs.Namespace, rs.Name)
+	} else {
+		existing, gerr = client.Get(ctx, rs.Name, metav1.GetOptions{})
+	}
 	if gerr != nil {
 		return fmt.Errorf("%w (reading the existing replicaset: %v)", err, gerr)
 	}

@@ -250,6 +250,94 @@ func TestCreateAlreadyExists(t *testing.T) {
 	}
 }
 
+// TestCreateAlreadyExistsFromCache checks that with Cached set a taken name
+// is answered from the cache, as upstream answers it from its lister,
+// whatever the server holds: the server here always holds the ReplicaSet
+// released (no owner, labels out of the selector), and the cache decides.
+func TestCreateAlreadyExistsFromCache(t *testing.T) {
+	tests := []struct {
+		name string
+		// cached is the cache's version of the server's ReplicaSet; nil
+		// when the cache does not hold it yet.
+		cached func(released *appsv1.ReplicaSet) *appsv1.ReplicaSet
+		want   string // "stale", "collision" or "notfound"
+		reason string
+	}{
+		{name: "cache still shows it owned", cached: func(released *appsv1.ReplicaSet) *appsv1.ReplicaSet {
+			rs := released.DeepCopy()
+			rs.OwnerReferences = []metav1.OwnerReference{deployutil.ControllerRef(deployment())}
+			return rs
+		}, want: "stale", reason: "upstream's lister has not delivered the release: the Deployment's own ReplicaSet with its template, no collision"},
+		{name: "cache has the release", cached: func(released *appsv1.ReplicaSet) *appsv1.ReplicaSet { return released.DeepCopy() },
+			want: "collision", reason: "upstream's lister shows it released: not the Deployment's, a hash collision, collisionCount 1"},
+		{name: "cache does not hold it", cached: func(*appsv1.ReplicaSet) *appsv1.ReplicaSet { return nil },
+			want: "notfound", reason: "upstream's lister Get fails with NotFound: the sync fails with nothing decided and no status write"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Errorf("reason must be provided")
+			}
+			d := deployment()
+			plan, err := deploysync.Sync(deploysync.State{Deployment: d, Now: now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			released := plan.Actions[0].(*action.CreateReplicaSet).ReplicaSet.DeepCopy()
+			released.OwnerReferences = nil
+			released.Labels = map[string]string{"app": "released"}
+			srv := newStrictServer(d.DeepCopy(), released.DeepCopy())
+			cached := tt.cached(released)
+			reads := 0
+			lookup := func(_ context.Context, namespace, name string) (*appsv1.ReplicaSet, error) {
+				reads++
+				if cached == nil || namespace != cached.Namespace || name != cached.Name {
+					return nil, apierrors.NewNotFound(schema.GroupResource{Group: "apps", Resource: "replicaset"}, name)
+				}
+				return cached, nil
+			}
+			rec := record.NewFakeRecorder(10)
+			err = (&Applier{Client: srv.cs, Recorder: rec, Cached: lookup}).Apply(context.Background(), d, plan)
+			got, gerr := srv.cs.AppsV1().Deployments(ns).Get(context.Background(), d.Name, metav1.GetOptions{})
+			if gerr != nil {
+				t.Fatal(gerr)
+			}
+			if reads != 1 {
+				t.Errorf("the cache was read %d times, want once (%s)", reads, tt.reason)
+			}
+			if len(rec.Events) != 0 {
+				t.Errorf("%d events recorded, want none: the plan stops at the create (%s)", len(rec.Events), tt.reason)
+			}
+			var collision *deploysync.HashCollisionError
+			switch tt.want {
+			case "stale":
+				if !errors.Is(err, ErrStalePlan) {
+					t.Errorf("Apply error = %v, want ErrStalePlan (%s)", err, tt.reason)
+				}
+			case "collision":
+				if !errors.As(err, &collision) || collision.CollisionCount != 1 {
+					t.Errorf("Apply error = %v, want a HashCollisionError with collisionCount 1 (%s)", err, tt.reason)
+				}
+			case "notfound":
+				if !apierrors.IsAlreadyExists(err) || errors.Is(err, ErrStalePlan) || errors.As(err, &collision) {
+					t.Errorf("Apply error = %v, want the create's AlreadyExists, neither stale plan nor collision (%s)", err, tt.reason)
+				}
+			}
+			wantCount := map[bool]string{true: "1", false: "nil"}[tt.want == "collision"]
+			if gotCount := ptrString(got.Status.CollisionCount); gotCount != wantCount {
+				t.Errorf("server collisionCount = %s, want %s (%s)", gotCount, wantCount, tt.reason)
+			}
+		})
+	}
+}
+
+func ptrString(p *int32) string {
+	if p == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*p)
+}
+
 // TestConflictStopsThePlan checks that a 409 stops the plan at the failing
 // action and comes back as a conflict the caller requeues.
 func TestConflictStopsThePlan(t *testing.T) {

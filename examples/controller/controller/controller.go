@@ -76,9 +76,14 @@ func New(client kubernetes.Interface, dInformer appsinformers.DeploymentInformer
 		now:       time.Now,
 		cacheWait: time.Second,
 	}
-	c.applier = &applier.Applier{Client: client, Recorder: recorder, Written: func(d *appsv1.Deployment) {
-		c.written.Store(d.Namespace+"/"+d.Name, d.ResourceVersion)
-	}}
+	c.applier = &applier.Applier{Client: client, Recorder: recorder,
+		// AlreadyExists is answered from the lister, as upstream answers it.
+		Cached: func(_ context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
+			return c.rsLister.ReplicaSets(ns).Get(name)
+		},
+		Written: func(d *appsv1.Deployment) {
+			c.written.Store(d.Namespace+"/"+d.Name, d.ResourceVersion)
+		}}
 	if err := podInformer.Informer().AddIndexers(cache.Indexers{podsByControllerUID: indexByControllerUID}); err != nil {
 		return nil, fmt.Errorf("adding the pod index: %w", err)
 	}

@@ -11,12 +11,15 @@ package reconciler
 import (
 	"context"
 	"errors"
+	"sync"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -31,15 +34,29 @@ import (
 type Reconciler struct {
 	// Client reads the manager's cache.
 	Client client.Client
-	// Applier writes the plans.
+	// Applier writes the plans. Reconcile applies with a copy of it that
+	// also reads the cache on AlreadyExists (unless its Cached is set) and
+	// records the Deployments it writes (calling its Written too).
 	Applier *applier.Applier
+
+	// written maps namespace/name to the resourceVersion of this
+	// reconciler's last write of that Deployment, until the cache has it.
+	written sync.Map
+	// cacheWait bounds the wait for the cache to catch up with a write;
+	// zero means a second.
+	cacheWait time.Duration
 }
 
 // Reconcile syncs the Deployment once. A plan's RequeueAfter is returned as
 // such; its Requeue, its Err and failures to apply it are returned as
 // errors, which controller-runtime retries with rate limiting. A
 // Deployment Sync refuses as invalid is a terminal error.
+//
+// It first waits, for at most a second, until the cache holds its own last
+// write of the Deployment, as the client-go controller does (see
+// awaitCache).
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	r.awaitCache(ctx, req.NamespacedName)
 	var d appsv1.Deployment
 	if err := r.Client.Get(ctx, req.NamespacedName, &d); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
@@ -66,13 +83,69 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	if err := r.Applier.Apply(ctx, &d, plan); err != nil {
+	if err := r.applier().Apply(ctx, &d, plan); err != nil {
 		return reconcile.Result{}, err
 	}
 	if plan.Requeue {
 		return reconcile.Result{}, errors.New("progress deadline less than a second away: sync again")
 	}
 	return reconcile.Result{RequeueAfter: plan.RequeueAfter}, nil
+}
+
+// applier returns the Applier to apply one plan with: r.Applier, reading
+// the cache on AlreadyExists unless told otherwise, and noting every
+// Deployment it writes for awaitCache.
+func (r *Reconciler) applier() *applier.Applier {
+	a := *r.Applier
+	if a.Cached == nil {
+		a.Cached = func(ctx context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
+			var rs appsv1.ReplicaSet
+			if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &rs); err != nil {
+				return nil, err
+			}
+			return &rs, nil
+		}
+	}
+	next := r.Applier.Written
+	a.Written = func(d *appsv1.Deployment) {
+		r.written.Store(types.NamespacedName{Namespace: d.Namespace, Name: d.Name}, d.ResourceVersion)
+		if next != nil {
+			next(d)
+		}
+	}
+	return &a
+}
+
+// awaitCache waits, for at most r.cacheWait, until the cache holds this
+// reconciler's last write of the Deployment (or a later version). Without
+// it, a reconcile that follows its predecessor within milliseconds reads
+// the Deployment as it was before that write and its own status write
+// fails with a conflict; kube-controller-manager has the same race and
+// sometimes loses the write that records Progressing=NewReplicaSetCreated
+// (e2e/scenarios_test.go, the Recreate scenario). The decisions are
+// unchanged: Sync sees the state the apiserver already has.
+func (r *Reconciler) awaitCache(ctx context.Context, key types.NamespacedName) {
+	v, ok := r.written.LoadAndDelete(key)
+	if !ok {
+		return
+	}
+	want := v.(string)
+	wait := r.cacheWait
+	if wait == 0 {
+		wait = time.Second
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		var d appsv1.Deployment
+		if err := r.Client.Get(ctx, key, &d); err != nil {
+			return
+		}
+		c, err := resourceversion.CompareResourceVersion(d.ResourceVersion, want)
+		if err != nil || c >= 0 || ctx.Err() != nil || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // podsOf groups the namespace's pods by controlling ReplicaSet, for the

@@ -3,16 +3,21 @@ package reconciler
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/kubernetes/scheme"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -73,5 +78,122 @@ func TestReconcile(t *testing.T) {
 				t.Errorf("%d replicasets created, want %d (%s)", creates, tt.creates, tt.reason)
 			}
 		})
+	}
+}
+
+// stubCache is a cache whose Deployment the test changes; everything else
+// comes from the embedded client.
+type stubCache struct {
+	client.Client
+	mu sync.Mutex
+	d  *appsv1.Deployment
+}
+
+func (c *stubCache) set(d *appsv1.Deployment) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.d = d.DeepCopy()
+}
+
+func (c *stubCache) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if d, ok := obj.(*appsv1.Deployment); ok {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.d.DeepCopyInto(d)
+		return nil
+	}
+	return c.Client.Get(ctx, key, obj, opts...)
+}
+
+// TestAwaitCache checks that a reconcile waits for the cache to hold the
+// reconciler's last write of the Deployment, and no longer than that.
+func TestAwaitCache(t *testing.T) {
+	key := types.NamespacedName{Namespace: "ns", Name: "web"}
+	withRV := func(rv string) *appsv1.Deployment {
+		return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", ResourceVersion: rv}}
+	}
+	// setup returns a reconciler whose cache holds the Deployment at
+	// cached, after a write the server answered with written.
+	setup := func(cached, written string, wait time.Duration) (*Reconciler, *stubCache) {
+		c := &stubCache{Client: ctrlfake.NewClientBuilder().WithScheme(scheme.Scheme).Build()}
+		c.set(withRV(cached))
+		r := &Reconciler{Client: c, cacheWait: wait}
+		r.written.Store(key, written)
+		return r, c
+	}
+	returns := func(t *testing.T, r *Reconciler, why string) {
+		t.Helper()
+		done := make(chan struct{})
+		go func() { r.awaitCache(context.Background(), key); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal(why)
+		}
+	}
+	t.Run("waits until the write arrives", func(t *testing.T) {
+		r, c := setup("5", "7", time.Minute)
+		go func() {
+			time.Sleep(20 * time.Millisecond)
+			c.set(withRV("7"))
+		}()
+		r.awaitCache(context.Background(), key)
+		var d appsv1.Deployment
+		if err := c.Get(context.Background(), key, &d); err != nil || d.ResourceVersion != "7" {
+			t.Fatalf("returned with the cache at %q (%v), want resourceVersion 7", d.ResourceVersion, err)
+		}
+		if _, ok := r.written.Load(key); ok {
+			t.Fatal("the record of the write was not consumed")
+		}
+	})
+	t.Run("a newer version in the cache needs no wait", func(t *testing.T) {
+		r, _ := setup("9", "7", time.Hour)
+		returns(t, r, "awaitCache waited for an older version than the cache holds")
+	})
+	t.Run("gives up after cacheWait", func(t *testing.T) {
+		r, _ := setup("5", "7", 10*time.Millisecond)
+		returns(t, r, "awaitCache did not give up")
+	})
+}
+
+// TestReconcileRecordsItsWrites checks that Reconcile notes the Deployment
+// it wrote, as the server answered it, for the next reconcile to wait for;
+// that the caller's Written still sees every write; and that the caller's
+// Applier is left as it was given.
+func TestReconcileRecordsItsWrites(t *testing.T) {
+	d := deployutil.SetDefaults(&appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "d-uid", Generation: 1},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](2),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+			},
+		},
+	})
+	d.ResourceVersion = "3"
+	cs := fake.NewClientset(d.DeepCopy())
+	cs.PrependReactor("update", "deployments", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		out := a.(k8stesting.UpdateAction).GetObject().(*appsv1.Deployment).DeepCopy()
+		out.ResourceVersion = "8"
+		return true, out, nil
+	})
+	var seen []string
+	a := &applier.Applier{Client: cs, Recorder: record.NewFakeRecorder(10),
+		Written: func(d *appsv1.Deployment) { seen = append(seen, d.ResourceVersion) }}
+	r := &Reconciler{Client: ctrlfake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(d.DeepCopy()).Build(), Applier: a}
+	key := types.NamespacedName{Namespace: "ns", Name: "web"}
+	if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: key}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := r.written.Load(key); !ok || v != "8" {
+		t.Errorf("recorded write %v (%v), want resourceVersion 8: the status update after the create", v, ok)
+	}
+	if len(seen) != 1 || seen[0] != "8" {
+		t.Errorf("the caller's Written saw %v, want [8]", seen)
+	}
+	if a.Cached != nil {
+		t.Error("Reconcile set the caller's Applier.Cached")
 	}
 }
