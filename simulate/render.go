@@ -254,6 +254,12 @@ func (t *Timeline) Summary() string {
 				avail, step, bound.Replicas, bound.MaxUnavailable, bound.Replicas-bound.MaxUnavailable)
 		}
 	}
+	if len(t.InputBroken) > 0 {
+		fmt.Fprintf(&b, "input:          already breaks %d invariants (not the controller's doing; their checks wait until the state satisfies them)\n", len(t.InputBroken))
+		for _, v := range t.InputBroken {
+			fmt.Fprintf(&b, "  %s: %s\n", v.Invariant, v.Detail)
+		}
+	}
 	if len(t.Violations) == 0 {
 		b.WriteString("invariants:     all held\n")
 	} else {
