@@ -204,7 +204,7 @@ func decode(raw []byte, src string) ([]object, error) {
 func oldAPIVersion(raw []byte) string {
 	var head struct {
 		metav1.TypeMeta `json:",inline"`
-		Metadata         struct {
+		Metadata        struct {
 			Name string `json:"name"`
 		} `json:"metadata"`
 	}
