@@ -58,7 +58,7 @@ func TestRunInputAlreadyBelowAvailability(t *testing.T) {
 		t.Fatalf("InputBroken %v, want one AvailabilityBound", tl.InputBroken)
 	}
 	sum := tl.Summary()
-	if !strings.Contains(sum, "input:          already breaks 1 invariants") || !strings.Contains(sum, "keep 0 of its 1 available pods") || strings.Contains(sum, "VIOLATED") {
+	if !strings.Contains(sum, "input:          already breaks 1 invariant (") || !strings.Contains(sum, "keep 0 of its 1 available pods") || strings.Contains(sum, "VIOLATED") {
 		t.Errorf("summary does not report the input once and no violation:\n%s", sum)
 	}
 	if min, step := tl.MinAvailable(); min != 0 || step < 1 {

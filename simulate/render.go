@@ -255,7 +255,11 @@ func (t *Timeline) Summary() string {
 		}
 	}
 	if len(t.InputBroken) > 0 {
-		fmt.Fprintf(&b, "input:          already breaks %d invariants (not the controller's doing; their checks wait until the state satisfies them)\n", len(t.InputBroken))
+		what := "1 invariant"
+		if n := len(t.InputBroken); n != 1 {
+			what = fmt.Sprintf("%d invariants", n)
+		}
+		fmt.Fprintf(&b, "input:          already breaks %s (not the controller's doing; each check waits until the state satisfies it)\n", what)
 		for _, v := range t.InputBroken {
 			fmt.Fprintf(&b, "  %s: %s\n", v.Invariant, v.Detail)
 		}

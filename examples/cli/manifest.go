@@ -115,7 +115,7 @@ func (m *Manifest) Partial() string {
 	for _, g := range m.Gaps {
 		fmt.Fprintf(&b, "  - %s\n", g)
 	}
-	fmt.Fprintf(&b, "  The controller would see no such ReplicaSet, so the answer would be about another state.\n")
+	fmt.Fprintf(&b, "  The controller would not see the missing ReplicaSets: an answer from this file is about another state.\n")
 	fmt.Fprintf(&b, "  Fetch the Deployment with its ReplicaSets and pods:\n    %s > state.yaml", FetchCommand(d))
 	return b.String()
 }
@@ -268,10 +268,21 @@ func (m *Manifest) pick(objs []object, namespace, name string) error {
 		return fmt.Errorf("no Deployment in the file%s", in)
 	case len(deployments) > 1:
 		var names []string
+		namespaces := map[string]bool{}
 		for _, o := range deployments {
-			names = append(names, o.obj.(*appsv1.Deployment).Name)
+			d := o.obj.(*appsv1.Deployment)
+			namespaces[d.Namespace] = true
+			if d.Namespace != "" {
+				names = append(names, d.Namespace+"/"+d.Name)
+			} else {
+				names = append(names, d.Name)
+			}
 		}
-		return fmt.Errorf("%d Deployments%s (%s): choose one with --deployment", len(deployments), in, strings.Join(names, ", "))
+		how := "choose one with --deployment"
+		if len(namespaces) > 1 {
+			how = "choose one with -n and --deployment"
+		}
+		return fmt.Errorf("%d Deployments%s (%s): %s", len(deployments), in, strings.Join(names, ", "), how)
 	}
 	d := deployments[0].obj.(*appsv1.Deployment)
 	if d.Namespace == "" {

@@ -49,7 +49,7 @@ func findGaps(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []string {
 		}
 		for _, match := range rsInMessage.FindAllStringSubmatch(c.Message, -1) {
 			if !names[match[1]] {
-				gaps = append(gaps, fmt.Sprintf("its %s condition names ReplicaSet %s, which the input lacks (%q)", c.Type, match[1], c.Message))
+				gaps = append(gaps, fmt.Sprintf("its %s condition (%s) names ReplicaSet %s, which the input lacks", c.Type, c.Reason, match[1]))
 				names[match[1]] = true // once per name
 			}
 		}
