@@ -66,15 +66,15 @@ func golden(t *testing.T, name, got string) {
 
 func TestCommands(t *testing.T) {
 	for _, tt := range []struct {
-		name    string
-		args    []string
-		golden  string // stdout golden file; "" = no golden
-		stderr  string // must be contained in stderr
+		name   string
+		args   []string
+		golden string // stdout golden file; "" = no golden
+		stderr string // must be contained in stderr
 		// stderrNot must not be contained in stderr ("" = no check).
 		stderrNot string
-		errWant string // must be contained in the error; "" = success
-		exit    int    // the ExitError code, if any
-		reason  string
+		errWant   string // must be contained in the error; "" = success
+		exit      int    // the ExitError code, if any
+		reason    string
 	}{
 		{name: "plan", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now}, golden: "plan-rollout.txt",
 			reason: "a kubectl get -o yaml List right after kubectl set image: create the new ReplicaSet within maxSurge, scale the old one down"},
@@ -153,26 +153,26 @@ func TestCommands(t *testing.T) {
 			reason: "the idle scaling event is explained, in words"},
 		{name: "unknown fix", args: []string{"plan", "-f", "testdata/stale.yaml", "--now", now, "--fix", "Everything"},
 			errWant: `--fix "Everything": unknown; the fixes are ProportionalOverflow, StaleDesiredReplicas, UnhealthyFirst`,
-			reason: "--fix takes the names deploysync.Fixes lists"},
+			reason:  "--fix takes the names deploysync.Fixes lists"},
 		{name: "huge: pod limit before starting", args: []string{"simulate", "-f", "testdata/huge.yaml", "--now", now},
 			errWant: "the rollout needs up to 2000000000 pods (spec.replicas 2000000000 + maxSurge 0; the ReplicaSets ask for 0 and hold 0), more than the pod limit 1000000: raise it with --max-pods 2000000000",
-			reason: "two billion replicas are refused at once, naming the flag that raises the limit"},
+			reason:  "two billion replicas are refused at once, naming the flag that raises the limit"},
 		{name: "huge: the limit raised still checks", args: []string{"simulate", "-f", "testdata/huge.yaml", "--now", now, "--max-pods", "1999999999"},
 			errWant: "more than the pod limit 1999999999",
-			reason: "--max-pods is the limit the check uses"},
+			reason:  "--max-pods is the limit the check uses"},
 		{name: "helm template output", args: []string{"plan", "-f", "testdata/helm.yaml", "--now", now},
 			golden: "plan-helm.txt", stderr: "note: document 1: ignoring Service release-web",
 			reason: "comment-only documents (helm's # Source: lines of empty templates) are skipped"},
 		{name: "extensions/v1beta1", args: []string{"plan", "-f", "testdata/extensions.yaml", "--now", now},
 			errWant: "testdata/extensions.yaml: document 1: Deployment legacy is extensions/v1beta1: apps/v1 only: convert it with kubectl convert or change apiVersion to apps/v1",
-			reason: "an old API version is named as such, not as a Go scheme error"},
+			reason:  "an old API version is named as such, not as a Go scheme error"},
 		{name: "a uid but no defaults", args: []string{"plan", "-f", "testdata/edited.yaml", "--now", now},
 			golden: "plan-edited.txt",
 			stderr: "has a metadata.uid but lacks defaults every apiserver sets (spec.strategy.type, spec.strategy.rollingUpdate, spec.revisionHistoryLimit, spec.progressDeadlineSeconds): was the file edited? Filled in the apiserver's defaults",
 			reason: "an edited export gets the defaults back, and a note says which were missing"},
 		{name: "two namespaces", args: []string{"plan", "-f", "testdata/namespaces.yaml", "--now", now},
 			errWant: "2 Deployments (blue/web, green/web): choose one with -n and --deployment",
-			reason: "Deployments of the same name in two namespaces: -n chooses"},
+			reason:  "Deployments of the same name in two namespaces: -n chooses"},
 		{name: "-n picks the namespace", args: []string{"plan", "-f", "testdata/namespaces.yaml", "-n", "green", "--now", now},
 			golden: "plan-namespace-green.txt",
 			reason: "-n green keeps green's objects only"},
@@ -181,7 +181,7 @@ func TestCommands(t *testing.T) {
 			reason: "--namespace gives objects without a namespace that namespace"},
 		{name: "-n of another namespace", args: []string{"plan", "-f", "testdata/rollout.yaml", "-n", "other", "--now", now},
 			errWant: "no Deployment in the file in namespace other",
-			reason: "-n filters: the List's Deployment is in shop"},
+			reason:  "-n filters: the List's Deployment is in shop"},
 		{name: "help says kubectl deploysync", args: []string{"--help"}, golden: "help.txt",
 			reason: "kubectl users type kubectl deploysync; the exit codes are documented"},
 		{name: "simulate help", args: []string{"simulate", "--help"}, golden: "help-simulate.txt",
