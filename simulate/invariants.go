@@ -16,6 +16,13 @@ import (
 // pod counts are taken at each step after the world moved and before the
 // scripted changes and the sync, against the Deployment's spec as the
 // previous sync saw it — the spec the pods were sized for.
+//
+// The invariants hold the controller to what it does from the input onward.
+// A state given to [Run] that already breaks SurgeBound, AvailabilityBound
+// or RecreateNoOverlap at step 0 is recorded once in
+// [Timeline.InputBroken], and that check is suspended until the state
+// satisfies it again: what follows from the input is not the controller's
+// violation.
 type Invariant string
 
 const (
@@ -64,11 +71,18 @@ const (
 // checker holds what the invariants need between steps.
 type checker struct {
 	violations []Violation
+	// inputBroken are the invariants the input already broke at step 0.
+	inputBroken []Violation
+	// overlapSuspended is set by an input whose old and new pods overlap.
+	overlapSuspended bool
 	// isNew reports whether a ReplicaSet has a Deployment's template.
 	isNew func(rs *appsv1.ReplicaSet, d *appsv1.Deployment) bool
 	// spec is the Deployment as the last sync saw it.
 	spec  *appsv1.Deployment
 	armed bool
+	// noArm keeps the availability check disarmed at step 0 when the input
+	// already commits to fewer available pods than its bound.
+	noArm bool
 	// surgeSuspended is set by a lower maxSurge, until the pods fit.
 	surgeSuspended bool
 	// revisions by ReplicaSet name, and the Deployment's, after the last sync.
@@ -98,6 +112,9 @@ func (c *checker) measured(step int, rss []*appsv1.ReplicaSet, perRS []counts, t
 	replicas := *d.Spec.Replicas
 	surge, unavailable := deployutil.MaxSurge(d), deployutil.MaxUnavailable(d)
 	rolling := deployutil.IsRollingUpdate(d)
+	if step == 0 {
+		c.input(rss, perRS, total)
+	}
 	if c.surgeSuspended && total.Pods <= replicas+surge {
 		c.surgeSuspended = false
 	}
@@ -107,16 +124,60 @@ func (c *checker) measured(step int, rss []*appsv1.ReplicaSet, perRS []counts, t
 	if rolling && c.armed && step > 0 && total.Available < replicas-unavailable {
 		c.fail(step, AvailabilityBound, "%d pods are available; replicas %d - maxUnavailable %d = %d", total.Available, replicas, unavailable, replicas-unavailable)
 	}
-	if rolling && total.Available >= replicas {
+	if rolling && total.Available >= replicas && !c.noArm {
 		c.armed = true
 	}
+	c.noArm = false
 	if step > 0 && d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
-		c.recreateOverlap(step, rss, perRS)
+		newPods, oldPods := c.recreatePods(rss, perRS)
+		switch {
+		case newPods == 0 || oldPods == 0:
+			c.overlapSuspended = false
+		case !c.overlapSuspended:
+			c.fail(step, RecreateNoOverlap, "the new ReplicaSet has %d pods while old ReplicaSets have %d", newPods, oldPods)
+		}
 	}
 }
 
-func (c *checker) recreateOverlap(step int, rss []*appsv1.ReplicaSet, perRS []counts) {
-	var newPods, oldPods int32
+// input records the invariants the state given to Run already breaks at
+// step 0, and suspends their checks (see [Invariant]).
+func (c *checker) input(rss []*appsv1.ReplicaSet, perRS []counts, total Counts) {
+	d := c.spec
+	replicas := *d.Spec.Replicas
+	surge, unavailable := deployutil.MaxSurge(d), deployutil.MaxUnavailable(d)
+	broken := func(inv Invariant, format string, args ...any) {
+		c.inputBroken = append(c.inputBroken, Violation{Step: 0, Invariant: inv, Detail: fmt.Sprintf(format, args...)})
+	}
+	if total.Pods > replicas+surge {
+		broken(SurgeBound, "the input already has %d pods that are not terminating, more than replicas %d + maxSurge %d = %d",
+			total.Pods, replicas, surge, replicas+surge)
+		c.surgeSuspended = true
+	}
+	if deployutil.IsRollingUpdate(d) && total.Available >= replicas && len(rss) > 0 {
+		// Pods above a ReplicaSet's spec.replicas go, available or not,
+		// whatever the controller does next.
+		var kept int32
+		for i, rs := range rss {
+			kept += min(perRS[i].available, max(*rs.Spec.Replicas, 0))
+		}
+		if kept < replicas-unavailable {
+			broken(AvailabilityBound, "the input already has fewer available pods than replicas %d - maxUnavailable %d = %d will keep: "+
+				"its ReplicaSets' spec.replicas keep %d of its %d available pods, the others go whatever the controller does",
+				replicas, unavailable, replicas-unavailable, kept, total.Available)
+			c.noArm = true
+		}
+	}
+	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+		if newPods, oldPods := c.recreatePods(rss, perRS); newPods > 0 && oldPods > 0 {
+			broken(RecreateNoOverlap, "the input already has %d pods of the new ReplicaSet while old ReplicaSets have %d", newPods, oldPods)
+			c.overlapSuspended = true
+		}
+	}
+}
+
+// recreatePods counts the pods, terminating ones included, of the new
+// ReplicaSet and of the others.
+func (c *checker) recreatePods(rss []*appsv1.ReplicaSet, perRS []counts) (newPods, oldPods int32) {
 	for i, rs := range rss {
 		n := perRS[i].pods + perRS[i].terminating
 		if c.isNew(rs, c.spec) {
@@ -125,9 +186,7 @@ func (c *checker) recreateOverlap(step int, rss []*appsv1.ReplicaSet, perRS []co
 			oldPods += n
 		}
 	}
-	if newPods > 0 && oldPods > 0 {
-		c.fail(step, RecreateNoOverlap, "the new ReplicaSet has %d pods while old ReplicaSets have %d", newPods, oldPods)
-	}
+	return newPods, oldPods
 }
 
 // changed is told the Deployment before and after the scripted changes of a

@@ -23,7 +23,10 @@ func (t *Timeline) String() string { return t.Table() + "\n" + t.Summary() }
 // pod-template-hash, oldest first) holding spec/ready/available, the totals
 // (pods not terminating, ready, available, terminating), the Progressing
 // reason, and the changes and writes of the step. A legend names the
-// ReplicaSets.
+// ReplicaSets. With more than [MaxColumns] ReplicaSets, those at 0 replicas
+// and without pods at every step get no column; the legend counts them
+// ("+ 490 more at 0"). A step deleting more than three ReplicaSets says how
+// many instead of naming each.
 func (t *Timeline) Table() string {
 	var b strings.Builder
 	cols := t.columns()
@@ -63,16 +66,58 @@ func (t *Timeline) Table() string {
 	for _, c := range cols {
 		fmt.Fprintf(&b, "\n  %s = %s, revision %s, %s", c.label, c.name, c.revisions, c.images)
 	}
+	if folded := len(t.allColumns()) - len(cols); folded > 0 {
+		fmt.Fprintf(&b, "\n  + %d more at 0: ReplicaSets with no replicas and no pods at every step", folded)
+	}
 	b.WriteString("\n")
 	return b.String()
 }
+
+// MaxColumns is the number of ReplicaSets above which [Timeline.Table]
+// folds the ReplicaSets that stay at 0 (see [Timeline.Active]).
+const MaxColumns = 8
 
 type column struct {
 	label, name, revisions, images string
 }
 
-// columns lists every ReplicaSet of the run, oldest first.
+// Active returns the names of the ReplicaSets that the table shows, oldest
+// first: all of the run's ReplicaSets if there are at most [MaxColumns];
+// otherwise those that had replicas or pods at some step.
+func (t *Timeline) Active() []string {
+	var out []string
+	for _, c := range t.columns() {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// columns lists the ReplicaSets of the table, oldest first: every
+// ReplicaSet of the run, or, above MaxColumns, the active ones.
 func (t *Timeline) columns() []column {
+	all := t.allColumns()
+	if len(all) <= MaxColumns {
+		return all
+	}
+	active := map[string]bool{}
+	for _, s := range t.Steps {
+		for _, rs := range s.ReplicaSets {
+			if rs.Replicas > 0 || rs.New || rs.Pods != (Counts{}) {
+				active[rs.Name] = true
+			}
+		}
+	}
+	var out []column
+	for _, c := range all {
+		if active[c.name] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// allColumns lists every ReplicaSet of the run, oldest first.
+func (t *Timeline) allColumns() []column {
 	var out []column
 	index := map[string]int{}
 	prefix := t.deploymentName() + "-"
@@ -146,6 +191,7 @@ func (t *Timeline) describe(prev, s *Step) string {
 			before[rs.Name] = rs.Replicas
 		}
 	}
+	deletes := 0
 	for _, a := range s.Actions {
 		switch a := a.(type) {
 		case *action.CreateReplicaSet:
@@ -158,7 +204,10 @@ func (t *Timeline) describe(prev, s *Step) string {
 				parts = append(parts, "update "+label(a.ReplicaSet.Name))
 			}
 		case *action.DeleteReplicaSet:
-			parts = append(parts, "delete "+label(a.Name))
+			deletes++
+			if deletes <= 3 {
+				parts = append(parts, "delete "+label(a.Name))
+			}
 		case *action.AdoptReplicaSet:
 			parts = append(parts, "adopt "+label(a.Name))
 		case *action.ReleaseReplicaSet:
@@ -170,6 +219,9 @@ func (t *Timeline) describe(prev, s *Step) string {
 				parts = append(parts, "warning "+a.Reason)
 			}
 		}
+	}
+	if deletes > 3 {
+		parts = append(parts, fmt.Sprintf("and %d more deletes", deletes-3))
 	}
 	if s.Err != nil {
 		parts = append(parts, "error: "+s.Err.Error())
@@ -200,6 +252,16 @@ func (t *Timeline) Summary() string {
 		} else {
 			fmt.Fprintf(&b, "min available:  %d at step %d (replicas %d - maxUnavailable %d = %d)\n",
 				avail, step, bound.Replicas, bound.MaxUnavailable, bound.Replicas-bound.MaxUnavailable)
+		}
+	}
+	if len(t.InputBroken) > 0 {
+		what := "1 invariant"
+		if n := len(t.InputBroken); n != 1 {
+			what = fmt.Sprintf("%d invariants", n)
+		}
+		fmt.Fprintf(&b, "input:          already breaks %s (not the controller's doing; each check waits until the state satisfies it)\n", what)
+		for _, v := range t.InputBroken {
+			fmt.Fprintf(&b, "  %s: %s\n", v.Invariant, v.Detail)
 		}
 	}
 	if len(t.Violations) == 0 {
@@ -237,12 +299,12 @@ func (t *Timeline) Transcript() string {
 		case s.Err != nil:
 			fmt.Fprintf(&b, "  then fail: %v\n", s.Err)
 		case s.Requeue:
-			b.WriteString("  then requeue now (rate limited)\n")
+			b.WriteString("  then requeue now (rate limited)" + requeueWhy(&s) + "\n")
 		case s.RequeueAfter > 0:
 			fmt.Fprintf(&b, "  then requeue after %s\n", s.RequeueAfter)
 		}
 		for _, c := range s.Conditions {
-			fmt.Fprintf(&b, "  condition %s=%s %s (updated %s)\n", c.Type, c.Status, c.Reason, offset(c.LastUpdateTime.Sub(t.Start)))
+			fmt.Fprintf(&b, "  condition %s=%s %s (updated %s)\n", c.Type, c.Status, c.Reason, t.when(c.LastUpdateTime.Time))
 		}
 	}
 	b.WriteString("\n")
@@ -259,12 +321,29 @@ func conditionReason(conds []appsv1.DeploymentCondition, typ appsv1.DeploymentCo
 	return "-"
 }
 
-// offset prints a signed duration from the start: "+12s", "-1h".
-func offset(d time.Duration) string {
-	if d < 0 {
+// when prints a time as its offset from the start ("+12s", "-2s"), but a
+// time more than a day before the start (a condition the input carried from
+// long ago) as itself, in RFC 3339: an offset of years reads as nonsense.
+func (t *Timeline) when(at time.Time) string {
+	d := at.Sub(t.Start)
+	switch {
+	case d >= 0:
+		return "+" + shortDuration(d)
+	case d >= -24*time.Hour:
 		return "-" + shortDuration(-d)
 	}
-	return "+" + shortDuration(d)
+	return at.UTC().Format(time.RFC3339) + ", before the start"
+}
+
+// requeueWhy gives the reason of an immediate requeue: Sync asks for one
+// only when the progress deadline is less than a second away.
+func requeueWhy(s *Step) string {
+	for _, c := range s.Conditions {
+		if c.Type == appsv1.DeploymentProgressing && c.Reason != "ProgressDeadlineExceeded" {
+			return ": the progress deadline has passed or is less than a second away"
+		}
+	}
+	return ""
 }
 
 // shortDuration prints a duration without trailing zero units ("1m30s",

@@ -154,6 +154,7 @@ func (r *runner) run() (*Timeline, error) {
 		}
 	}
 	r.tl.Violations = r.check.violations
+	r.tl.InputBroken = r.check.inputBroken
 	r.tl.Final = r.state
 	return r.tl, nil
 }

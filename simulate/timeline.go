@@ -50,6 +50,10 @@ type Timeline struct {
 	// Violations are the broken invariants, in the order found (see
 	// [Invariant]).
 	Violations []Violation
+	// InputBroken are the invariants the state given to Run already broke
+	// at step 0, each once (Step 0; see [Invariant]). They are not the
+	// controller's doing: Err does not report them.
+	InputBroken []Violation
 	// Final is the state after the last step (owned by the caller).
 	Final deploysync.State
 

@@ -20,17 +20,21 @@ import (
 // WriteChart draws a timeline as an SVG line chart: over the seconds of the
 // run, each ReplicaSet's spec.replicas (thin, one colour each), the pods
 // that are not terminating (thick black) and the available pods (thick
-// green, dashed). Values hold from one step to the next.
+// green, dashed). Values hold from one step to the next. With many
+// ReplicaSets only those the table shows get a line ([simulate.Timeline.Active]);
+// the legend counts the others.
 func WriteChart(w io.Writer, tl *simulate.Timeline) error {
 	p := plot.New()
 	p.Title.Text = "Rollout of " + tl.Deployment + " (" + string(tl.Outcome) + ")"
+	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "seconds since the start"
 	p.Y.Label.Text = "pods"
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(12), -vg.Points(4)
 	p.Add(plotter.NewGrid())
 
-	names := rsNames(tl)
+	names := tl.Active()
+	folded := len(rsNames(tl)) - len(names)
 	prefix := deploymentName(tl) + "-"
 	for i, name := range names {
 		pts := series(tl, func(s *simulate.Step) (float64, bool) {
@@ -44,6 +48,10 @@ func WriteChart(w io.Writer, tl *simulate.Timeline) error {
 		if err := addLine(p, pts, "spec.replicas of "+strings.TrimPrefix(name, prefix), plotutil.Color(i+2), vg.Points(1.5), nil); err != nil {
 			return err
 		}
+	}
+	if folded > 0 {
+		// A legend entry without a line: the ReplicaSets left out.
+		p.Legend.Add(fmt.Sprintf("+ %d more ReplicaSets at 0 (not drawn)", folded))
 	}
 	total := series(tl, func(s *simulate.Step) (float64, bool) { return float64(s.Totals.Pods), true })
 	if err := addLine(p, total, "pods (not terminating)", color.Black, vg.Points(2.5), nil); err != nil {

@@ -2,8 +2,10 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,8 +29,15 @@ type result struct {
 
 func run(t *testing.T, args ...string) result {
 	t.Helper()
+	return runIn(t, "", args...)
+}
+
+// runIn runs the command with stdin.
+func runIn(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd := cli.NewCommand(&out, &errOut, noClock)
+	cmd.SetIn(strings.NewReader(stdin))
 	cmd.SetArgs(args)
 	err := cmd.Execute()
 	return result{stdout: out.String(), stderr: errOut.String(), err: err}
@@ -57,28 +66,30 @@ func golden(t *testing.T, name, got string) {
 
 func TestCommands(t *testing.T) {
 	for _, tt := range []struct {
-		name    string
-		args    []string
-		golden  string // stdout golden file; "" = no golden
-		stderr  string // must be contained in stderr
-		errWant string // must be contained in the error; "" = success
-		exit    int    // the ExitError code, if any
-		reason  string
+		name   string
+		args   []string
+		golden string // stdout golden file; "" = no golden
+		stderr string // must be contained in stderr
+		// stderrNot must not be contained in stderr ("" = no check).
+		stderrNot string
+		errWant   string // must be contained in the error; "" = success
+		exit      int    // the ExitError code, if any
+		reason    string
 	}{
 		{name: "plan", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now}, golden: "plan-rollout.txt",
 			reason: "a kubectl get -o yaml List right after kubectl set image: create the new ReplicaSet within maxSurge, scale the old one down"},
 		{name: "plan json", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now, "-o", "json"}, golden: "plan-rollout.json",
 			reason: "-o json gives the same plan to machines, objects included"},
 		{name: "plan handwritten", args: []string{"plan", "-f", "testdata/handwritten.yaml", "--now", now}, golden: "plan-handwritten.txt",
-			stderr: "never passed an apiserver: defaulted with deployutil.SetDefaults",
+			stderr: "never passed an apiserver: filled in the apiserver's defaults for every unset field",
 			reason: "a Deployment written by hand is defaulted, and the CLI says so on stderr"},
 		{name: "plan recreate", args: []string{"plan", "-f", "testdata/recreate.yaml", "--now", now}, golden: "plan-recreate.txt",
 			reason: "Recreate reads the pods: a terminating old pod holds the new ReplicaSet back"},
 		{name: "simulate", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now}, golden: "simulate-rollout.txt",
 			reason: "the rollout of the List, step by step, within 5 pods and with at least 3 available"},
 		{name: "simulate stuck", args: []string{"simulate", "-f", "testdata/stuck.yaml", "--now", now, "--failing-image", "nginx:broken"},
-			golden: "simulate-stuck.txt",
-			reason: "a broken image never becomes ready: the rollout stays past its progress deadline"},
+			golden: "simulate-stuck.txt", errWant: "the rollout ended ProgressDeadlineExceeded (exit code 3)", exit: cli.ExitDeadlineExceeded,
+			reason: "a broken image never becomes ready: the rollout stays past its progress deadline, which CI sees as exit code 3"},
 		{name: "simulate recreate", args: []string{"simulate", "-f", "testdata/recreate.yaml", "--now", now, "--transcript"},
 			golden: "simulate-recreate.txt",
 			reason: "the transcript shows every step's actions with their reasons"},
@@ -105,6 +116,76 @@ func TestCommands(t *testing.T) {
 		{name: "pick a deployment", args: []string{"plan", "-f", "testdata/two.yaml", "--deployment", "world", "--now", now},
 			golden: "plan-two-world.txt", stderr: "document 2: ignoring Service hello",
 			reason: "--deployment picks one; other kinds are skipped with a note"},
+		{name: "partial: a Deployment alone", args: []string{"plan", "-f", "testdata/partial-deploy.yaml", "--now", now},
+			golden: "plan-partial-deploy.txt",
+			stderr: "warning: testdata/partial-deploy.yaml holds only part of Deployment store/cart:\n" +
+				"  - its status counts 2 replicas (2 available) but the input has none of its ReplicaSets\n" +
+				"  - it is at revision 3 but the input has no ReplicaSet of revision 3\n",
+			reason: "kubectl get deploy NAME -o yaml has no ReplicaSets: the plan (a status of 0 replicas) is printed, with a warning that says why it cannot be trusted"},
+		{name: "partial: the fetch command", args: []string{"plan", "-f", "testdata/partial-deploy.yaml", "--now", now},
+			stderr: "Fetch the Deployment with its ReplicaSets and pods:\n    kubectl get deploy,rs,pods -n store -l app=cart -o yaml > state.yaml",
+			reason: "the warning gives the command with the Deployment's namespace and selector"},
+		{name: "partial: status refuses", args: []string{"status", "-f", "testdata/partial-deploy.yaml"},
+			errWant: "no verdict: testdata/partial-deploy.yaml holds only part of Deployment store/cart", exit: cli.ExitPartialInput,
+			reason: "status gives no verdict on a Deployment whose ReplicaSets are missing"},
+		{name: "partial: a List without the named ReplicaSet", args: []string{"plan", "-f", "testdata/partial-list.yaml", "--now", now},
+			golden: "plan-partial-list.txt",
+			stderr: "  - its Progressing condition (NewReplicaSetAvailable) names ReplicaSet api-84f6d9c7b5, which the input lacks\n" +
+				"  - it is at revision 2 but the input has no ReplicaSet of revision 2\n",
+			reason: "the status names api-84f6d9c7b5 at revision 2; the List has only revision 1, so the plan to create a ReplicaSet is warned about"},
+		{name: "partial: status of a List without the named ReplicaSet", args: []string{"status", "-f", "testdata/partial-list.yaml"},
+			errWant: "names ReplicaSet api-84f6d9c7b5", exit: cli.ExitPartialInput,
+			reason: "status refuses on the List too"},
+		{name: "whole input: no warning", args: []string{"plan", "-f", "testdata/complete.yaml", "--now", now},
+			golden: "plan-complete.txt", stderrNot: "warning",
+			reason: "a complete List: nothing to do, and the plan says why (the rollout is complete)"},
+		{name: "simulate: the input's own state", args: []string{"simulate", "-f", "testdata/midrollout.yaml", "--now", now},
+			golden: "simulate-midrollout.txt",
+			reason: "the old ReplicaSet is at 0 in the input while holding the only available pod: reported once as the input's, exit 0 for the completed rollout"},
+		{name: "simulate: stale desired-replicas stalls", args: []string{"simulate", "-f", "testdata/stale.yaml", "--now", now},
+			golden: "simulate-stale.txt", errWant: "the rollout ended Stalled (exit code 4)", exit: cli.ExitStalled,
+			reason: "kubernetes#102551: every sync is a scaling event that writes nothing; the outcome is explained and names the fix"},
+		{name: "simulate: stale desired-replicas with the fix", args: []string{"simulate", "-f", "testdata/stale.yaml", "--now", now, "--fix", "StaleDesiredReplicas"},
+			golden: "simulate-stale-fixed.txt",
+			reason: "--fix StaleDesiredReplicas refreshes the annotation: the rollout completes, exit 0"},
+		{name: "plan: stale desired-replicas", args: []string{"plan", "-f", "testdata/stale.yaml", "--now", now},
+			golden: "plan-stale.txt",
+			reason: "the idle scaling event is explained, in words"},
+		{name: "unknown fix", args: []string{"plan", "-f", "testdata/stale.yaml", "--now", now, "--fix", "Everything"},
+			errWant: `--fix "Everything": unknown; the fixes are ProportionalOverflow, StaleDesiredReplicas, UnhealthyFirst`,
+			reason:  "--fix takes the names deploysync.Fixes lists"},
+		{name: "huge: pod limit before starting", args: []string{"simulate", "-f", "testdata/huge.yaml", "--now", now},
+			errWant: "the rollout needs up to 2000000000 pods (spec.replicas 2000000000 + maxSurge 0; the ReplicaSets ask for 0 and hold 0), more than the pod limit 1000000: raise it with --max-pods 2000000000",
+			reason:  "two billion replicas are refused at once, naming the flag that raises the limit"},
+		{name: "huge: the limit raised still checks", args: []string{"simulate", "-f", "testdata/huge.yaml", "--now", now, "--max-pods", "1999999999"},
+			errWant: "more than the pod limit 1999999999",
+			reason:  "--max-pods is the limit the check uses"},
+		{name: "helm template output", args: []string{"plan", "-f", "testdata/helm.yaml", "--now", now},
+			golden: "plan-helm.txt", stderr: "note: document 1: ignoring Service release-web",
+			reason: "comment-only documents (helm's # Source: lines of empty templates) are skipped"},
+		{name: "extensions/v1beta1", args: []string{"plan", "-f", "testdata/extensions.yaml", "--now", now},
+			errWant: "testdata/extensions.yaml: document 1: Deployment legacy is extensions/v1beta1: apps/v1 only: convert it with kubectl convert or change apiVersion to apps/v1",
+			reason:  "an old API version is named as such, not as a Go scheme error"},
+		{name: "a uid but no defaults", args: []string{"plan", "-f", "testdata/edited.yaml", "--now", now},
+			golden: "plan-edited.txt",
+			stderr: "has a metadata.uid but lacks defaults every apiserver sets (spec.strategy.type, spec.strategy.rollingUpdate, spec.revisionHistoryLimit, spec.progressDeadlineSeconds): was the file edited? Filled in the apiserver's defaults",
+			reason: "an edited export gets the defaults back, and a note says which were missing"},
+		{name: "two namespaces", args: []string{"plan", "-f", "testdata/namespaces.yaml", "--now", now},
+			errWant: "2 Deployments (blue/web, green/web): choose one with -n and --deployment",
+			reason:  "Deployments of the same name in two namespaces: -n chooses"},
+		{name: "-n picks the namespace", args: []string{"plan", "-f", "testdata/namespaces.yaml", "-n", "green", "--now", now},
+			golden: "plan-namespace-green.txt",
+			reason: "-n green keeps green's objects only"},
+		{name: "--namespace", args: []string{"plan", "-f", "testdata/handwritten.yaml", "--namespace", "tools", "--now", now},
+			stderr: "Deployment tools/hello (document 1) has no metadata.uid", stderrNot: `using "default"`,
+			reason: "--namespace gives objects without a namespace that namespace"},
+		{name: "-n of another namespace", args: []string{"plan", "-f", "testdata/rollout.yaml", "-n", "other", "--now", now},
+			errWant: "no Deployment in the file in namespace other",
+			reason:  "-n filters: the List's Deployment is in shop"},
+		{name: "help says kubectl deploysync", args: []string{"--help"}, golden: "help.txt",
+			reason: "kubectl users type kubectl deploysync; the exit codes are documented"},
+		{name: "simulate help", args: []string{"simulate", "--help"}, golden: "help-simulate.txt",
+			reason: "simulate's help documents one exit code per outcome and the flags --max-pods and --fix"},
 		{name: "no file", args: []string{"plan"}, errWant: "-f FILE is required",
 			reason: "the file is required"},
 		{name: "bad now", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", "noon"}, errWant: "--now",
@@ -133,6 +214,9 @@ func TestCommands(t *testing.T) {
 			}
 			if !strings.Contains(r.stderr, tt.stderr) {
 				t.Errorf("stderr %q, want it to contain %q", r.stderr, tt.stderr)
+			}
+			if tt.stderrNot != "" && strings.Contains(r.stderr, tt.stderrNot) {
+				t.Errorf("stderr %q, want it without %q", r.stderr, tt.stderrNot)
 			}
 			if tt.golden != "" {
 				golden(t, tt.golden, r.stdout)
@@ -174,5 +258,148 @@ func TestWallClock(t *testing.T) {
 	}
 	if !read {
 		t.Error("the clock was not read")
+	}
+}
+
+// TestStdin reads the List from stdin with -f - and gives the plan that -f
+// FILE gives.
+func TestStdin(t *testing.T) {
+	b, err := os.ReadFile("testdata/rollout.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runIn(t, string(b), "plan", "-f", "-", "--now", now)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	golden(t, "plan-rollout.txt", r.stdout)
+}
+
+// TestPlanJSONFeedsBack decodes every object of plan -o json as the
+// manifest loader does: each carries apiVersion and kind.
+func TestPlanJSONFeedsBack(t *testing.T) {
+	r := run(t, "plan", "-f", "testdata/rollout.yaml", "--now", now, "-o", "json")
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	var plan struct {
+		Actions []struct {
+			ReplicaSet json.RawMessage `json:"replicaSet"`
+			Deployment json.RawMessage `json:"deployment"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &plan); err != nil {
+		t.Fatal(err)
+	}
+	objects := 0
+	var deployment json.RawMessage
+	for _, a := range plan.Actions {
+		for _, raw := range []json.RawMessage{a.ReplicaSet, a.Deployment} {
+			if raw == nil {
+				continue
+			}
+			objects++
+			var tm struct{ APIVersion, Kind string }
+			if err := json.Unmarshal(raw, &tm); err != nil || tm.APIVersion != "apps/v1" || tm.Kind == "" {
+				t.Errorf("object without apiVersion/kind (%v): %.200s", err, raw)
+			}
+		}
+		if a.Deployment != nil {
+			deployment = a.Deployment
+		}
+	}
+	if objects < 2 || deployment == nil {
+		t.Fatalf("%d objects, want the new ReplicaSet, the scaled one and the Deployment", objects)
+	}
+	m, err := cli.ReadManifest(bytes.NewReader(deployment), "plan.json", "", "")
+	if err != nil {
+		t.Fatalf("the plan's Deployment does not load: %v", err)
+	}
+	if m.Deployment.Name != "web" {
+		t.Errorf("loaded Deployment %q, want web", m.Deployment.Name)
+	}
+}
+
+// manyReplicaSets writes a List of a Deployment with 500 ReplicaSets: the
+// newest at 4 replicas, the 499 before it at 0 and kept
+// (revisionHistoryLimit 1000).
+func manyReplicaSets() string {
+	var b strings.Builder
+	b.WriteString(`apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: big, namespace: ns, uid: big-uid, generation: 1, annotations: {deployment.kubernetes.io/revision: "500"}}
+  spec:
+    replicas: 4
+    revisionHistoryLimit: 1000
+    progressDeadlineSeconds: 600
+    selector: {matchLabels: {app: big}}
+    strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+    template:
+      metadata: {labels: {app: big}}
+      spec: {containers: [{name: big, image: "registry.example/big:500"}]}
+  status:
+    observedGeneration: 1
+    replicas: 4
+    updatedReplicas: 4
+    readyReplicas: 4
+    availableReplicas: 4
+    conditions:
+    - {type: Available, status: "True", reason: MinimumReplicasAvailable, lastUpdateTime: "2026-11-29T11:00:00Z", lastTransitionTime: "2026-11-29T11:00:00Z"}
+    - {type: Progressing, status: "True", reason: NewReplicaSetAvailable, message: 'ReplicaSet "big-r500" has successfully progressed.', lastUpdateTime: "2026-11-29T11:00:00Z", lastTransitionTime: "2026-11-29T11:00:00Z"}
+`)
+	for rev := 1; rev <= 500; rev++ {
+		replicas := 0
+		if rev == 500 {
+			replicas = 4
+		}
+		fmt.Fprintf(&b, `- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: big-r%[1]d
+    namespace: ns
+    uid: big-r%[1]d-uid
+    generation: 1
+    creationTimestamp: "%[3]s"
+    labels: {app: big, pod-template-hash: r%[1]d}
+    annotations: {deployment.kubernetes.io/revision: "%[1]d", deployment.kubernetes.io/desired-replicas: "4", deployment.kubernetes.io/max-replicas: "5"}
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: big, uid: big-uid, controller: true, blockOwnerDeletion: true}]
+  spec:
+    replicas: %[2]d
+    selector: {matchLabels: {app: big, pod-template-hash: r%[1]d}}
+    template:
+      metadata: {labels: {app: big, pod-template-hash: r%[1]d}}
+      spec: {containers: [{name: big, image: "registry.example/big:%[1]d"}]}
+  status: {replicas: %[2]d, readyReplicas: %[2]d, availableReplicas: %[2]d, observedGeneration: 1}
+`, rev, replicas, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rev)*time.Hour).Format(time.RFC3339))
+	}
+	return b.String()
+}
+
+// TestManyReplicaSets simulates a new image over 500 ReplicaSets (read from
+// stdin): the table has columns for the two active ReplicaSets and folds
+// the 499 at 0 ("+ 499 more at 0"), and so does the chart's legend.
+func TestManyReplicaSets(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "many.svg")
+	r := runIn(t, manyReplicaSets(), "simulate", "-f", "-", "--now", now, "--set-image", "big=registry.example/big:501", "--svg", svg)
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stderr)
+	}
+	header := strings.SplitN(r.stdout, "\n", 4)[2]
+	if got := strings.Count(header, "r"); len(header) > 200 || !strings.Contains(header, "r500") || got > 20 {
+		t.Errorf("header %q: want the active ReplicaSets only", header)
+	}
+	if !strings.Contains(r.stdout, "+ 499 more at 0") {
+		t.Errorf("the table does not count the folded ReplicaSets:\n%s", r.stdout)
+	}
+	golden(t, "simulate-many.txt", r.stdout)
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "+ 499 more ReplicaSets at 0 (not drawn)") || strings.Contains(s, "spec.replicas of r1<") {
+		t.Errorf("the chart does not fold the idle ReplicaSets")
 	}
 }

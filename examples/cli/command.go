@@ -6,6 +6,13 @@
 //
 // Input is a file as `kubectl get deploy,rs,pods -o yaml` prints it (a v1
 // List) or several YAML documents; see [LoadManifest].
+//
+// Exit codes (see [ExitError]): 0 success (for simulate: the rollout
+// completed); 1 an error (bad flags or input; for status, a rollout past its
+// deadline, as kubectl rollout status); and for simulate one code per other
+// outcome: [ExitViolation], [ExitDeadlineExceeded], [ExitStalled],
+// [ExitStepLimit], [ExitPaused]; [ExitPartialInput] when status refuses a
+// verdict on a file that lacks the Deployment's ReplicaSets.
 package cli
 
 import (
@@ -26,6 +33,36 @@ import (
 	"github.com/deploysync/deploysync/simulate"
 )
 
+// The exit codes of the commands besides 0 (success) and 1 (an error).
+const (
+	// ExitViolation: simulate found the controller breaking an invariant
+	// (a bug of the library, or of upstream: please report it). It wins over
+	// the outcome codes below.
+	ExitViolation = 2
+	// ExitDeadlineExceeded: the simulated rollout ended past its progress
+	// deadline (Progressing is ProgressDeadlineExceeded).
+	ExitDeadlineExceeded = 3
+	// ExitStalled: the simulated rollout ended with nothing left to happen,
+	// neither complete nor past a deadline.
+	ExitStalled = 4
+	// ExitStepLimit: the simulation reached --max-steps still going.
+	ExitStepLimit = 5
+	// ExitPaused: the simulated Deployment is paused, so nothing rolled out.
+	ExitPaused = 6
+	// ExitPartialInput: status refused a verdict because the file lacks
+	// ReplicaSets the Deployment refers to.
+	ExitPartialInput = 7
+)
+
+// outcomeCodes maps every outcome of a simulation to its exit code.
+var outcomeCodes = map[simulate.Outcome]int{
+	simulate.Complete:         0,
+	simulate.DeadlineExceeded: ExitDeadlineExceeded,
+	simulate.Stalled:          ExitStalled,
+	simulate.StepLimit:        ExitStepLimit,
+	simulate.Paused:           ExitPaused,
+}
+
 // ExitError carries the exit code of a command that ran but reports a
 // failure (a rollout past its deadline, a broken invariant).
 type ExitError struct {
@@ -41,10 +78,24 @@ func (e *ExitError) Unwrap() error { return e.Err }
 
 type globals struct {
 	file       string
+	namespace  string
 	deployment string
 	now        string
+	fixes      []string
 	clock      func() time.Time
 }
+
+// exitCodesHelp is the table of exit codes the help prints.
+const exitCodesHelp = `Exit codes:
+  0  success; for simulate, the rollout completed
+  1  an error: bad flags or input; for status, a rollout past its progress
+     deadline (as kubectl rollout status)
+  2  simulate: the controller broke an invariant (please report it)
+  3  simulate: the rollout ended past its progress deadline
+  4  simulate: the rollout stalled (nothing left to happen, not complete)
+  5  simulate: --max-steps reached while still going
+  6  simulate: the Deployment is paused
+  7  status: the file lacks ReplicaSets the Deployment refers to`
 
 // NewCommand returns the kubectl-deploysync command. clock gives the time
 // when --now is not set (time.Now in the binary).
@@ -53,17 +104,27 @@ func NewCommand(stdout, stderr io.Writer, clock func() time.Time) *cobra.Command
 	root := &cobra.Command{
 		Use:   "kubectl-deploysync",
 		Short: "The Deployment controller's decisions over manifests, without a cluster",
-		Long: `kubectl-deploysync runs kube-controller-manager v1.37.2's Deployment sync
+		Long: `kubectl deploysync runs kube-controller-manager v1.37.2's Deployment sync
 (github.com/deploysync/deploysync) over a file of manifests, such as
-  kubectl get deploy,rs,pods -o yaml > state.yaml`,
+  kubectl get deploy,rs,pods -n NAMESPACE -l SELECTOR -o yaml > state.yaml
+(a Deployment alone is not enough: its ReplicaSets are the controller's state).
+
+` + exitCodesHelp,
+		Example: `  kubectl get deploy,rs,pods -n shop -l app=web -o yaml | kubectl deploysync plan -f -
+  kubectl deploysync simulate -f state.yaml --set-image web=nginx:1.29 --svg rollout.svg
+  kubectl deploysync status -f state.yaml`,
+		// kubectl runs the binary kubectl-deploysync as "kubectl deploysync".
+		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl deploysync"},
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
-	pf.StringVarP(&g.file, "filename", "f", "", "file with the Deployment, its ReplicaSets and pods (YAML documents or a v1 List; required)")
+	pf.StringVarP(&g.file, "filename", "f", "", "file with the Deployment, its ReplicaSets and pods (YAML documents or a v1 List; - reads stdin; required)")
+	pf.StringVarP(&g.namespace, "namespace", "n", "", "only objects of this namespace; objects without one get it (default: a Deployment without namespace is in \"default\")")
 	pf.StringVar(&g.deployment, "deployment", "", "name of the Deployment, if the file has several")
+	pf.StringSliceVar(&g.fixes, "fix", nil, "correct known upstream bugs, by name (repeatable or comma-separated): "+fixNames())
 	pf.StringVar(&g.now, "now", "", "time of the sync, RFC 3339 (default: the wall clock)")
 	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g))
 	return root
@@ -85,14 +146,59 @@ func (g *globals) load(cmd *cobra.Command) (*Manifest, metav1.Time, error) {
 	} else if cmd.Name() == "plan" || cmd.Name() == "simulate" {
 		now = g.clock()
 	}
-	m, err := LoadManifest(g.file, g.deployment)
+	if _, err := g.syncFixes(); err != nil {
+		return nil, metav1.Time{}, err
+	}
+	var m *Manifest
+	var err error
+	if g.file == "-" {
+		m, err = ReadManifest(cmd.InOrStdin(), "stdin", g.namespace, g.deployment)
+	} else {
+		m, err = LoadManifest(g.file, g.namespace, g.deployment)
+	}
 	if err != nil {
 		return nil, metav1.Time{}, err
 	}
 	for _, n := range m.Notes {
 		fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
 	}
+	if p := m.Partial(); p != "" && cmd.Name() != "status" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", p)
+	}
 	return m, metav1.NewTime(now.UTC()), nil
+}
+
+func fixNames() string {
+	var names []string
+	for _, f := range deploysync.Fixes() {
+		names = append(names, string(f))
+	}
+	return strings.Join(names, ", ")
+}
+
+// syncFixes returns the --fix names as fixes, refusing unknown ones.
+func (g *globals) syncFixes() ([]deploysync.Fix, error) {
+	var out []deploysync.Fix
+	for _, name := range g.fixes {
+		found := false
+		for _, f := range deploysync.Fixes() {
+			if strings.EqualFold(name, string(f)) {
+				out, found = append(out, f), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("--fix %q: unknown; the fixes are %s", name, fixNames())
+		}
+	}
+	return out, nil
+}
+
+func (g *globals) syncOptions() []deploysync.Option {
+	fixes, _ := g.syncFixes()
+	if len(fixes) == 0 {
+		return nil
+	}
+	return []deploysync.Option{deploysync.WithFixes(fixes...)}
 }
 
 func planCommand(g *globals) *cobra.Command {
@@ -109,16 +215,30 @@ func planCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			plan, err := deploysync.Sync(m.State(now))
+			plan, err := deploysync.Sync(m.State(now), g.syncOptions()...)
 			if err != nil {
 				return m.Explain(err)
+			}
+			fixes, _ := g.syncFixes()
+			why := ""
+			switch {
+			case len(plan.Actions) == 0 && plan.Err == nil && !plan.Requeue && plan.RequeueAfter == 0:
+				why = "nothing to do: " + idleReason(m.Deployment, m.ReplicaSets, plan, fixes)
+			case plan.Requeue && plan.Err == nil:
+				why = requeueReason(m.Deployment, now)
 			}
 			if output == "json" {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
-				return enc.Encode(planJSON(plan))
+				j := planJSON(plan)
+				j.Why = why
+				return enc.Encode(j)
 			}
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), plan)
+			text := plan.String()
+			if why != "" {
+				text += "\n" + why
+			}
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), text)
 			return err
 		},
 	}
@@ -133,6 +253,8 @@ type jsonPlan struct {
 	Requeue      bool              `json:"requeue,omitempty"`
 	RequeueAfter string            `json:"requeueAfter,omitempty"`
 	Error        string            `json:"error,omitempty"`
+	// Why says why nothing is done, or why the plan requeues at once.
+	Why string `json:"why,omitempty"`
 }
 
 // jsonAction is one action: its type, a one-line summary, the reason and
@@ -166,9 +288,9 @@ func planJSON(p deploysync.Plan) jsonPlan {
 		j := jsonAction{Type: fmt.Sprintf("%T", a)[len("*action."):], Summary: a.String(), Reason: a.Explain()}
 		switch a := a.(type) {
 		case *action.CreateReplicaSet:
-			j.ReplicaSet = a.ReplicaSet
+			j.ReplicaSet = withReplicaSetKind(a.ReplicaSet)
 		case *action.UpdateReplicaSet:
-			j.ReplicaSet = a.ReplicaSet
+			j.ReplicaSet = withReplicaSetKind(a.ReplicaSet)
 		case *action.DeleteReplicaSet:
 			j.Name = a.Name
 		case *action.AdoptReplicaSet:
@@ -176,15 +298,30 @@ func planJSON(p deploysync.Plan) jsonPlan {
 		case *action.ReleaseReplicaSet:
 			j.Name, j.Patch = a.Name, a.Patch
 		case *action.UpdateDeployment:
-			j.Deployment = a.Deployment
+			j.Deployment = withDeploymentKind(a.Deployment)
 		case *action.UpdateDeploymentStatus:
-			j.Deployment = a.Deployment
+			j.Deployment = withDeploymentKind(a.Deployment)
 		case *action.Event:
 			j.Event = &jsonEvent{Type: a.Type, Reason: a.Reason, Message: a.Message}
 		}
 		out.Actions = append(out.Actions, j)
 	}
 	return out
+}
+
+// withReplicaSetKind returns a copy with apiVersion and kind set, so that
+// the object can be fed back to kubectl or to this command.
+func withReplicaSetKind(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
+	rs = rs.DeepCopy()
+	rs.APIVersion, rs.Kind = "apps/v1", "ReplicaSet"
+	return rs
+}
+
+// withDeploymentKind is withReplicaSetKind for a Deployment.
+func withDeploymentKind(d *appsv1.Deployment) *appsv1.Deployment {
+	d = d.DeepCopy()
+	d.APIVersion, d.Kind = "apps/v1", "Deployment"
+	return d
 }
 
 func simulateCommand(g *globals) *cobra.Command {
@@ -195,19 +332,36 @@ func simulateCommand(g *globals) *cobra.Command {
 		seed                    uint64
 		failing                 []string
 		maxSteps                int
+		maxPods                 int64
 		transcript              bool
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate -f FILE [--svg out.svg]",
 		Short: "Simulate the rollout from the file's state and print its timeline",
-		Args:  cobra.NoArgs,
+		Long: `Simulate the rollout from the file's state: pods start, become ready and
+terminate as the flags say, and the controller syncs whenever something
+changed. The table shows every step where something visible happened; the
+invariants hold the controller to what it does from the input onward (a state
+the input already breaks is reported as such, not as the controller's fault).
+
+The exit code says how the rollout ended:
+  0  Complete                  3  ProgressDeadlineExceeded
+  4  Stalled                   5  step limit (--max-steps) reached
+  6  Paused                    2  an invariant broken by the controller
+  1  an error (bad flags or input, a world over --max-pods)`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			m, now, err := g.load(cmd)
 			if err != nil {
 				return err
 			}
+			if err := checkPodLimit(m, maxPods); err != nil {
+				return err
+			}
+			fixes, _ := g.syncFixes()
 			opts := []simulate.Option{simulate.WithTick(tick), simulate.WithPodStartDelay(start), simulate.WithReadinessDelay(ready),
-				simulate.WithTerminationDelay(end), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed), simulate.WithMaxSteps(maxSteps)}
+				simulate.WithTerminationDelay(end), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed), simulate.WithMaxSteps(maxSteps),
+				simulate.WithMaxPods(maxPods), simulate.WithSyncOptions(g.syncOptions()...)}
 			for _, img := range failing {
 				opts = append(opts, simulate.WithFailingImage(img))
 			}
@@ -220,6 +374,9 @@ func simulateCommand(g *globals) *cobra.Command {
 			}
 			tl, err := simulate.Run(m.State(now), opts...)
 			if err != nil {
+				if strings.Contains(err.Error(), "(WithMaxPods)") {
+					return fmt.Errorf("%w: raise it with --max-pods, or simulate a smaller copy of the Deployment", err)
+				}
 				return m.Explain(err)
 			}
 			out := cmd.OutOrStdout()
@@ -227,6 +384,10 @@ func simulateCommand(g *globals) *cobra.Command {
 				fmt.Fprint(out, tl.Transcript())
 			} else {
 				fmt.Fprintf(out, "Deployment %s, %s\n\n%s\n%s", tl.Deployment, tl.Strategy, tl.Table(), tl.Summary())
+			}
+			note := outcomeNote(tl, fixes)
+			if note != "" {
+				fmt.Fprintf(out, "why:            %s\n", indent(note, "                "))
 			}
 			if svg != "" {
 				f, err := os.Create(svg)
@@ -243,7 +404,10 @@ func simulateCommand(g *globals) *cobra.Command {
 				fmt.Fprintln(cmd.ErrOrStderr(), "wrote", svg)
 			}
 			if err := tl.Err(); err != nil {
-				return &ExitError{Code: 1, Err: fmt.Errorf("invariants broken:\n%w", err)}
+				return &ExitError{Code: ExitViolation, Err: fmt.Errorf("the controller broke invariants (exit code %d):\n%w", ExitViolation, err)}
+			}
+			if code := outcomeCodes[tl.Outcome]; code != 0 {
+				return &ExitError{Code: code, Err: fmt.Errorf("the rollout ended %s (exit code %d)", tl.Outcome, code)}
 			}
 			return nil
 		},
@@ -259,6 +423,7 @@ func simulateCommand(g *globals) *cobra.Command {
 	f.Uint64Var(&seed, "seed", 0, "seed of the failure draws")
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
 	f.IntVar(&maxSteps, "max-steps", 5000, "step limit")
+	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")
 	f.BoolVar(&transcript, "transcript", false, "print every step's actions with their reasons and conditions")
 	return cmd
 }
@@ -295,6 +460,9 @@ func statusCommand(g *globals) *cobra.Command {
 			m, _, err := g.load(cmd)
 			if err != nil {
 				return err
+			}
+			if p := m.Partial(); p != "" {
+				return &ExitError{Code: ExitPartialInput, Err: fmt.Errorf("no verdict: %s", p)}
 			}
 			msg, _, err := RolloutStatus(m.Deployment)
 			if err != nil {

@@ -29,7 +29,7 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte("---\n# only a comment\n---\n"))
 	now := metav1.NewTime(time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ReadManifest(bytes.NewReader(data), "fuzz.yaml", "")
+		m, err := ReadManifest(bytes.NewReader(data), "fuzz.yaml", "", "")
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error message")

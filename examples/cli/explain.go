@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/simulate"
+)
+
+// staleDesired returns an active ReplicaSet of the Deployment whose
+// desired-replicas annotation differs from the Deployment's spec.replicas:
+// while one exists, every sync is a scaling event.
+func staleDesired(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (*appsv1.ReplicaSet, int32, bool) {
+	for _, rs := range deployutil.FilterActive(ownReplicaSets(d, rss)) {
+		if n, ok := deployutil.DesiredReplicas(rs); ok && n != *d.Spec.Replicas {
+			return rs, n, true
+		}
+	}
+	return nil, 0, false
+}
+
+// staleExplanation explains the deadlock of kubernetes/kubernetes#102551 and
+// names the fix.
+func staleExplanation(d *appsv1.Deployment, rs *appsv1.ReplicaSet, desired int32) string {
+	return fmt.Sprintf("ReplicaSet %s has %d replicas, as the Deployment asks, but its desired-replicas annotation still says %d: "+
+		"every sync takes this for a scaling event, finds nothing to resize and writes nothing, so the annotation stays stale and the rollout never starts "+
+		"(upstream bug kubernetes/kubernetes#102551; kube-controller-manager v1.37 behaves the same). "+
+		"The library's opt-in fix %s refreshes the annotation: try --fix %s",
+		rs.Name, *rs.Spec.Replicas, desired, deploysync.FixStaleDesiredReplicas, deploysync.FixStaleDesiredReplicas)
+}
+
+// idleReason says why a plan without actions does nothing.
+func idleReason(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, p deploysync.Plan, fixes []deploysync.Fix) string {
+	mine := ownReplicaSets(d, rss)
+	replicas := *d.Spec.Replicas
+	switch p.Branch {
+	case deploysync.Paused:
+		return "the Deployment is paused (spec.paused): the controller keeps the ReplicaSets at their sizes and rolls nothing out until it is resumed"
+	case deploysync.SelectingAll:
+		return "the Deployment's selector is empty: the controller does nothing with it"
+	case deploysync.Deleting:
+		return "the Deployment is being deleted and its status is up to date"
+	case deploysync.ScalingEvent:
+		if rs, n, ok := staleDesired(d, mine); ok && !hasFix(fixes, deploysync.FixStaleDesiredReplicas) {
+			return staleExplanation(d, rs, n)
+		}
+		return "the ReplicaSets already have the sizes the scaling asks for"
+	}
+	updated, available, total := int32(0), deployutil.AvailableReplicas(mine), deployutil.SpecReplicas(mine)
+	for _, rs := range mine {
+		if deployutil.EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
+			updated = rs.Status.AvailableReplicas
+		}
+	}
+	if updated >= replicas && total == replicas && available >= replicas {
+		return fmt.Sprintf("the rollout is complete: all %d replicas are updated and available, the status already says so, and no old ReplicaSet is beyond revisionHistoryLimit", replicas)
+	}
+	if p.Branch == deploysync.Recreate {
+		return fmt.Sprintf("Recreate waits for pods: %d of %d replicas of the new template are available; nothing changes until a pod does", updated, replicas)
+	}
+	return fmt.Sprintf("the rollout waits for pods: %d of %d replicas of the new template are available, %d pods are available in all, "+
+		"and the ReplicaSets ask for %d; maxSurge %d allows at most %d and maxUnavailable %d needs at least %d available, "+
+		"so no ReplicaSet can change until more new pods become available (the controller syncs again when a pod changes)",
+		updated, replicas, available, total, deployutil.MaxSurge(d), replicas+deployutil.MaxSurge(d),
+		deployutil.MaxUnavailable(d), replicas-deployutil.MaxUnavailable(d))
+}
+
+func hasFix(fixes []deploysync.Fix, f deploysync.Fix) bool {
+	for _, x := range fixes {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// requeueReason says why a plan asks for an immediate requeue: the progress
+// deadline is less than a second away.
+func requeueReason(d *appsv1.Deployment, now metav1.Time) string {
+	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+	if c == nil || d.Spec.ProgressDeadlineSeconds == nil {
+		return ""
+	}
+	deadline := c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second)
+	return fmt.Sprintf("why requeue: the progress deadline (Progressing last updated %s + progressDeadlineSeconds %d = %s) has passed or is less than a second away (now %s) "+
+		"while the rollout is neither complete nor marked failed: the controller checks it again at once, through its rate-limited queue",
+		c.LastUpdateTime.UTC().Format(time.RFC3339), *d.Spec.ProgressDeadlineSeconds, deadline.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+}
+
+// outcomeNote explains how a run ended when it did not complete.
+func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
+	d := tl.Final.Deployment
+	switch tl.Outcome {
+	case simulate.DeadlineExceeded:
+		c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+		msg := ""
+		if c != nil {
+			msg = ": " + c.Message
+		}
+		return fmt.Sprintf("the rollout made no progress for progressDeadlineSeconds (%d s) and the controller marked it failed%s", ptrOr(d.Spec.ProgressDeadlineSeconds), msg)
+	case simulate.Stalled:
+		if rs, n, ok := staleDesired(d, tl.Final.ReplicaSets); ok && !hasFix(fixes, deploysync.FixStaleDesiredReplicas) {
+			return "the rollout stalled: " + staleExplanation(d, rs, n)
+		}
+		return "the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline (pods that never become ready, and no progressDeadlineSeconds?)"
+	case simulate.StepLimit:
+		return "the run reached the step limit while still going: raise --max-steps, or --tick for coarser steps"
+	case simulate.Paused:
+		return "the Deployment is paused: nothing rolls out until it is resumed"
+	}
+	return ""
+}
+
+func ptrOr(p *int32) int32 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// indent prefixes every line but the first.
+func indent(s, prefix string) string { return strings.ReplaceAll(s, "\n", "\n"+prefix) }
+
+// checkPodLimit refuses, before the run starts, a simulation whose pods
+// would exceed the limit: the ReplicaSets as given, or the Deployment's
+// replicas plus maxSurge during the rollout.
+func checkPodLimit(m *Manifest, limit int64) error {
+	d := m.Deployment
+	var specs, now int64
+	for _, rs := range ownReplicaSets(d, m.ReplicaSets) {
+		if rs.Spec.Replicas != nil {
+			specs += int64(*rs.Spec.Replicas)
+		}
+		now += int64(rs.Status.Replicas)
+	}
+	var replicas int64
+	if d.Spec.Replicas != nil {
+		replicas = int64(*d.Spec.Replicas)
+	}
+	surge := int64(deployutil.MaxSurge(d))
+	need := max(specs, now, replicas+surge)
+	if need <= limit {
+		return nil
+	}
+	return fmt.Errorf("the rollout needs up to %d pods (spec.replicas %d + maxSurge %d; the ReplicaSets ask for %d and hold %d), more than the pod limit %d: "+
+		"raise it with --max-pods %d if the machine has the memory (and --max-steps: the ReplicaSet controller creates at most 500 pods per ReplicaSet and step), "+
+		"or simulate a smaller copy of the Deployment (fewer replicas: the decisions are the same arithmetic)",
+		need, replicas, surge, specs, now, limit, need)
+}

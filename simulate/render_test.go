@@ -1,0 +1,106 @@
+package simulate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/deploysync/deploysync/action"
+)
+
+// TestTableFoldsIdleReplicaSets builds a timeline of 3 active and 40 idle
+// ReplicaSets: the table has a column for each active one and counts the
+// idle ones in the legend; with MaxColumns or fewer ReplicaSets every one
+// keeps its column.
+func TestTableFoldsIdleReplicaSets(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		idle         int
+		wantCols     int
+		wantFoldLine string
+		reason       string
+	}{
+		{"many", 40, 3, "+ 40 more at 0", "43 ReplicaSets exceed MaxColumns: the 40 at 0 throughout fold"},
+		{"few", MaxColumns - 3, MaxColumns, "", "8 ReplicaSets fit: idle ones keep their columns, as before"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var rss []ReplicaSetState
+			for i := range tt.idle {
+				rss = append(rss, ReplicaSetState{Name: fmt.Sprintf("web-idle%02d", i), Revision: fmt.Sprint(i + 1)})
+			}
+			rss = append(rss,
+				ReplicaSetState{Name: "web-old", Revision: "100", Replicas: 2, Pods: Counts{Pods: 2, Ready: 2, Available: 2}},
+				ReplicaSetState{Name: "web-drained", Revision: "101", Pods: Counts{Terminating: 1}},
+				ReplicaSetState{Name: "web-new", Revision: "102", New: true})
+			tl := &Timeline{Deployment: "ns/web", Steps: []Step{{ReplicaSets: rss}}}
+			table := tl.Table()
+			header := strings.SplitN(table, "\n", 2)[0]
+			for _, name := range []string{"old", "drained", "new"} {
+				if !strings.Contains(header, name) {
+					t.Errorf("header %q lacks the active ReplicaSet %s (%s)", header, name, tt.reason)
+				}
+			}
+			if got := len(tl.Active()); got != tt.wantCols {
+				t.Errorf("%d columns, want %d (%s)", got, tt.wantCols, tt.reason)
+			}
+			if strings.Contains(header, "idle00") != (tt.wantFoldLine == "") {
+				t.Errorf("header %q: idle00 shown = %v, want %v (%s)", header, strings.Contains(header, "idle00"), tt.wantFoldLine == "", tt.reason)
+			}
+			if tt.wantFoldLine != "" && !strings.Contains(table, tt.wantFoldLine) {
+				t.Errorf("table lacks %q:\n%s", tt.wantFoldLine, table)
+			}
+			if tt.wantFoldLine == "" && strings.Contains(table, "more at 0") {
+				t.Errorf("table folds although %d ReplicaSets fit:\n%s", tt.idle+3, table)
+			}
+		})
+	}
+}
+
+// TestDescribeCountsDeletes: a step deleting 5 ReplicaSets names 3 and
+// counts the other 2.
+func TestDescribeCountsDeletes(t *testing.T) {
+	var acts []action.Action
+	for i := range 5 {
+		acts = append(acts, &action.DeleteReplicaSet{Name: fmt.Sprintf("web-%d", i)})
+	}
+	tl := &Timeline{Deployment: "ns/web"}
+	got := tl.describe(nil, &Step{Actions: acts})
+	if want := "delete 0, delete 1, delete 2, and 2 more deletes"; got != want {
+		t.Errorf("describe = %q, want %q", got, want)
+	}
+}
+
+// TestTranscriptTimes: a condition updated during the run or shortly before
+// it reads as an offset; one from more than a day before the start (an
+// exported file's) reads as a date, not as "-72562h35m47s".
+func TestTranscriptTimes(t *testing.T) {
+	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	tl := &Timeline{Start: start}
+	for _, tt := range []struct {
+		at     time.Time
+		want   string
+		reason string
+	}{
+		{start.Add(12 * time.Second), "+12s", "during the run"},
+		{start.Add(-2 * time.Second), "-2s", "just before the start"},
+		{start.Add(-72562 * time.Hour), "2018-08-20T02:00:00Z, before the start", "years before: absolute"},
+	} {
+		if got := tl.when(tt.at); got != tt.want {
+			t.Errorf("when(%v) = %q, want %q (%s)", tt.at, got, tt.want, tt.reason)
+		}
+	}
+	s := Step{Requeue: true, Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Reason: "ReplicaSetUpdated",
+		LastUpdateTime: metav1.NewTime(start.Add(-72562 * time.Hour))}}}
+	tl.Steps = []Step{s}
+	out := tl.Transcript()
+	for _, want := range []string{"then requeue now (rate limited): the progress deadline has passed or is less than a second away",
+		"(updated 2018-08-20T02:00:00Z, before the start)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out)
+		}
+	}
+}
