@@ -159,18 +159,25 @@ func StateYAML(s deploysync.State) string {
 // differ; other errors are harness failures. It returns our result, which a
 // trajectory continues from.
 func Compare(name string, s deploysync.State, gate bool) (Result, error) {
+	ours, _, _, err := CompareOutcomes(name, s, gate)
+	return ours, err
+}
+
+// CompareOutcomes is Compare that also returns our plan and upstream's
+// outcome, of which the coverage table is made.
+func CompareOutcomes(name string, s deploysync.State, gate bool) (Result, deploysync.Plan, upstream.Outcome, error) {
 	ours, plan, err := Ours(s, gate)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w\ninput:\n%s", name, err, StateYAML(s))
+		return Result{}, plan, upstream.Outcome{}, fmt.Errorf("%s: %w\ninput:\n%s", name, err, StateYAML(s))
 	}
 	theirs, out, err := Theirs(s, gate)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w\ninput:\n%s", name, err, StateYAML(s))
+		return Result{}, plan, out, fmt.Errorf("%s: %w\ninput:\n%s", name, err, StateYAML(s))
 	}
 	if d := Diff(ours, theirs); d != "" {
-		return ours, &Mismatch{Name: name, State: s, Gate: gate, Diff: d, Plan: plan, Upstream: out}
+		return ours, plan, out, &Mismatch{Name: name, State: s, Gate: gate, Diff: d, Plan: plan, Upstream: out}
 	}
-	return ours, nil
+	return ours, plan, out, nil
 }
 
 // IsMismatch reports whether err is a difference between the two sides.
