@@ -41,6 +41,9 @@ func Accepts(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID]
 		return false, field.ErrorList{field.Required(field.NewPath("deployment"), "the state needs a Deployment")}
 	}
 	errs = append(errs, validateDeployment(d)...)
+	if d.UID == "" {
+		errs = append(errs, field.Required(field.NewPath("metadata", "uid"), "an apiserver gives every object it stores a uid"))
+	}
 	names := map[string]bool{}
 	uids := map[types.UID]bool{}
 	for i, rs := range rss {
@@ -56,6 +59,9 @@ func Accepts(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID]
 			errs = append(errs, field.Duplicate(p.Child("metadata", "uid"), rs.UID))
 		}
 		names[rs.Name], uids[rs.UID] = true, true
+		if rs.UID == "" {
+			errs = append(errs, field.Required(p.Child("metadata", "uid"), "an apiserver gives every object it stores a uid"))
+		}
 		if rs.Namespace != d.Namespace {
 			errs = append(errs, field.Invalid(p.Child("metadata", "namespace"), rs.Namespace, "not the Deployment's namespace"))
 		}

@@ -99,6 +99,8 @@ func TestAccepts(t *testing.T) {
 			change: func(s *validState) { s.rss[0].Status.AvailableReplicas = 4 }, field: "replicaSets[0].status.availableReplicas"},
 		{name: "negative replicas", reason: "ValidateDeploymentSpec: replicas must be non-negative",
 			change: func(s *validState) { s.d.Spec.Replicas = ptr.To[int32](-1) }, field: "spec.replicas"},
+		{name: "ReplicaSet without uid", reason: "a stored object always has the uid the apiserver gave it",
+			change: func(s *validState) { s.rss[0].UID = "" }, field: "replicaSets[0].metadata.uid"},
 		{name: "two ReplicaSets of one name", reason: "a namespace holds one object per name",
 			change: func(s *validState) {
 				dup := s.rss[0].DeepCopy()

@@ -9,6 +9,7 @@
 package gen
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/simulate"
 )
 
 // Source makes the generator's choices.
@@ -113,6 +115,12 @@ func Valid(src Source) Case {
 	d := gg.deployment()
 	c := Case{TerminatingReplicas: gg.chance(80)}
 	c.State = deploysync.State{Deployment: d, Now: Base}
+	if gg.chance(12) {
+		if st, ok := gg.steady(d); ok {
+			c.State = st
+			return c
+		}
+	}
 	nRS := gg.n(16)
 	if gg.chance(30) {
 		nRS = gg.n(4)
@@ -131,6 +139,88 @@ func Valid(src Source) Case {
 	}
 	gg.deploymentStatus(d, c.State.ReplicaSets)
 	return c
+}
+
+// steady makes the state most syncs see: a Deployment fully rolled out on
+// one ReplicaSet (simulate.Steady), with older ReplicaSets scaled to zero,
+// then maybe changed as users change it — a new image (a rollout starts),
+// a new size (a scaling event).
+func (g g) steady(d *appsv1.Deployment) (deploysync.State, bool) {
+	d = d.DeepCopy()
+	if *d.Spec.Replicas > 1000 {
+		d.Spec.Replicas = ptr.To(int32(g.n(20)))
+	}
+	rev := 1 + g.n(5)
+	if d.Annotations == nil {
+		d.Annotations = map[string]string{}
+	}
+	d.Annotations[deployutil.RevisionAnnotation] = strconv.Itoa(rev)
+	st, err := simulate.Steady(d, Base)
+	if err != nil {
+		return st, false
+	}
+	cur := st.ReplicaSets[0]
+	for r := rev - 1; r >= 1; r-- {
+		old := cur.DeepCopy()
+		tpl := template(fmt.Sprintf("nginx:old%d", r), "old"+strconv.Itoa(r))
+		old.Name, old.UID = d.Name+"-old"+strconv.Itoa(r), types.UID("uid-old"+strconv.Itoa(r))
+		old.Labels = cloneLabels(tpl.Labels)
+		old.Spec.Template, old.Spec.Selector = tpl, &metav1.LabelSelector{MatchLabels: cloneLabels(tpl.Labels)}
+		old.Spec.Replicas = ptr.To[int32](0)
+		old.Status = appsv1.ReplicaSetStatus{ObservedGeneration: 1, TerminatingReplicas: ptr.To[int32](0)}
+		old.Annotations = cloneMap(old.Annotations)
+		old.Annotations[deployutil.RevisionAnnotation] = strconv.Itoa(r)
+		old.CreationTimestamp = metav1.NewTime(Base.Add(-time.Duration(2+r) * time.Hour))
+		st.ReplicaSets = append(st.ReplicaSets, old)
+	}
+	sd := st.Deployment
+	switch g.n(4) {
+	case 0: // as it is: history cleanup, or nothing
+	case 1, 2:
+		sd.Spec.Template = template(otherImage(sd.Spec.Template.Spec.Containers[0].Image), "")
+		sd.Generation++
+		// Sometimes the rollout is under way: the controller has synced
+		// once or twice since (its writes applied, the ReplicaSet
+		// controller not yet caught up).
+		for i := g.n(3); i > 0; i-- {
+			p, err := deploysync.Sync(st)
+			if err != nil || p.Err != nil {
+				break
+			}
+			next, err := deploysync.Apply(st, p)
+			if err != nil {
+				break
+			}
+			for j, rs := range next.ReplicaSets {
+				if rs.UID == "" {
+					// Created: the apiserver's metadata.
+					rs = rs.DeepCopy()
+					rs.UID, rs.ResourceVersion, rs.Generation = types.UID("uid-"+rs.Name), strconv.Itoa(300+j), 1
+					rs.CreationTimestamp = metav1.NewTime(Base.Add(-time.Second))
+					next.ReplicaSets[j] = rs
+				}
+			}
+			st = next
+		}
+	case 3:
+		sd.Spec.Replicas = ptr.To(*sd.Spec.Replicas + int32(pick(g, -2, -1, 1, 3)))
+		if *sd.Spec.Replicas < 0 {
+			sd.Spec.Replicas = ptr.To[int32](0)
+		}
+		sd.Generation++
+	}
+	return st, true
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 var images = []string{"nginx:1", "nginx:2", "nginx:3", "nginx:4"}
@@ -286,7 +376,7 @@ func (g g) deployment() *appsv1.Deployment {
 	}
 	switch g.n(20) {
 	case 0, 1:
-		d.Status.CollisionCount = ptr.To(int32(g.n(3)))
+		d.Status.CollisionCount = ptr.To(int32(g.n(4)))
 	case 2:
 		// At the limit: one more collision wraps around.
 		d.Status.CollisionCount = ptr.To(int32(pick(g, math.MaxInt32-1, math.MaxInt32)))
