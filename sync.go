@@ -218,7 +218,9 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}
-	if running, _ := recreate.OldPodsRunning(old, s.pods); running {
+	// Upstream's pod map: the pods of the claimed ReplicaSets, found by
+	// their controller reference.
+	if running, _ := recreate.OldPodsRunning(old, deployutil.PodMap(rsList, s.pods)); running {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}

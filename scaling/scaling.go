@@ -131,8 +131,10 @@ type Share struct {
 //  4. The first ReplicaSet visited also gets whatever is left over, and no
 //     ReplicaSet goes below 0.
 //
-// The product size × newMax is computed in 64 bits; upstream multiplies in
-// 32 bits and wraps around above 2³¹ (for example 50000 × 50000).
+// All of it is upstream's int32 arithmetic: the sums, replicas+maxSurge and
+// the product size × newMax wrap around above 2³¹−1 (50000 × 50000 gives
+// −1794967296, and shares that make no sense), unless fixes.ProportionalOverflow
+// is set, which computes the product in 64 bits (see [fraction]).
 func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []Share {
 	active := deployutil.FilterActive(append(old[:len(old):len(old)], newRS))
 	replicas := *d.Spec.Replicas
@@ -153,7 +155,7 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 	for i, rs := range active {
 		shares[i] = Share{ReplicaSet: rs, Replicas: *rs.Spec.Replicas}
 		if toAdd != 0 {
-			p := proportion(rs, d, toAdd, added)
+			p := proportion(rs, d, toAdd, added, fixes)
 			shares[i].Replicas += p
 			added += p
 		}
@@ -170,11 +172,11 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 
 // proportion is how many replicas rs gains (or loses, if negative) when
 // toAdd replicas are spread and added of them are already given out.
-func proportion(rs *appsv1.ReplicaSet, d *appsv1.Deployment, toAdd, added int32) int32 {
+func proportion(rs *appsv1.ReplicaSet, d *appsv1.Deployment, toAdd, added int32, fixes Fixes) int32 {
 	if rs == nil || *rs.Spec.Replicas == 0 || toAdd == 0 || toAdd == added {
 		return 0
 	}
-	f := fraction(rs, d)
+	f := fraction(rs, d, fixes)
 	left := toAdd - added
 	if toAdd > 0 {
 		return min(f, left)
@@ -183,8 +185,14 @@ func proportion(rs *appsv1.ReplicaSet, d *appsv1.Deployment, toAdd, added int32)
 }
 
 // fraction is rs's proportional change if the whole Deployment went from its
-// old maximum to its new one.
-func fraction(rs *appsv1.ReplicaSet, d *appsv1.Deployment) int32 {
+// old maximum to its new one: round(size × newMax / oldMax) − size, rounding
+// half away from zero.
+//
+// As upstream, size × newMax is an int32 product that wraps around above
+// 2³¹−1, and the rounded quotient is converted to int32 as Go does on amd64
+// (see [roundToInt32]). With fixes.ProportionalOverflow the product is
+// computed in 64 bits and a quotient above 2³¹−1 counts as 2³¹−1.
+func fraction(rs *appsv1.ReplicaSet, d *appsv1.Deployment, fixes Fixes) int32 {
 	size := *rs.Spec.Replicas
 	if *d.Spec.Replicas == 0 {
 		return -size
@@ -197,9 +205,23 @@ func fraction(rs *appsv1.ReplicaSet, d *appsv1.Deployment) int32 {
 			return 0
 		}
 	}
-	x := math.Round(float64(int64(size)*int64(newMax)) / float64(oldMax))
-	if x > math.MaxInt32 {
-		x = math.MaxInt32
+	if fixes.ProportionalOverflow {
+		x := math.Round(float64(int64(size)*int64(newMax)) / float64(oldMax))
+		return int32(min(max(x, math.MinInt32), math.MaxInt32)) - size
 	}
-	return int32(x) - size
+	return roundToInt32(float64(size*newMax)/float64(oldMax)) - size
+}
+
+// roundToInt32 is upstream's integer.RoundToInt32, int32(math.Round(x)),
+// with the conversion of a value outside int32 spelled out as Go's amd64
+// code performs it (CVTTSD2SL, which yields −2³¹ for NaN and for anything
+// out of range) instead of left to the platform. The quotient upstream
+// converts always fits (|size × newMax| ≤ 2³¹ in int32 and oldMax ≥ 1), so
+// this only pins down what the Go specification leaves open.
+func roundToInt32(x float64) int32 {
+	r := math.Round(x)
+	if math.IsNaN(r) || r < math.MinInt32 || r > math.MaxInt32 {
+		return math.MinInt32
+	}
+	return int32(r)
 }
