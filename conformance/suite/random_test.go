@@ -55,7 +55,7 @@ type randomCounts struct {
 	syncAcceptsInvalid  int // refused by validation, accepted by Sync: compared
 	compared, deviation int
 	excluded            map[string]int
-	why                 map[string]int // validation's first refusal of the states both refuse, by field
+	why, whyBoth        map[string]int // validation's first refusal, by field: of the states Sync accepts, refuses
 }
 
 // refusal names the field of validation's first error, without indices.
@@ -86,7 +86,7 @@ func TestRandomStates(t *testing.T) {
 	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
 		t.Fatal(err)
 	}
-	cnt := randomCounts{excluded: map[string]int{}, why: map[string]int{}}
+	cnt := randomCounts{excluded: map[string]int{}, why: map[string]int{}, whyBoth: map[string]int{}}
 	cov := Coverage{}
 	rapid.Check(t, func(rt *rapid.T) {
 		c := gen.Valid(&rapidSource{t: rt})
@@ -97,7 +97,7 @@ func TestRandomStates(t *testing.T) {
 			}
 			cnt.refused++
 			cnt.refusedBoth++
-			cnt.why[refusal(verrs)]++
+			cnt.whyBoth[refusal(verrs)]++
 			return
 		}
 		if valid {
@@ -105,6 +105,7 @@ func TestRandomStates(t *testing.T) {
 		} else {
 			cnt.refused++
 			cnt.syncAcceptsInvalid++
+			cnt.why[refusal(verrs)]++
 		}
 		if rule := gen.Deviation(c); rule != "" {
 			cnt.excluded[rule]++
@@ -125,7 +126,7 @@ func TestRandomStates(t *testing.T) {
 	want := scenarioCoverage()
 	t.Logf("random states: validation accepted %d, refused %d (of which Sync refused %d, Sync accepted %d); compared %d; excluded by rule: %v",
 		cnt.accepted, cnt.refused, cnt.refusedBoth, cnt.syncAcceptsInvalid, cnt.compared, rules)
-	t.Logf("validation's refusals of the states Sync refuses too: %v", cnt.why)
+	t.Logf("validation's refusals (first error) of the states Sync accepts: %v; of those Sync refuses too: %v", cnt.why, cnt.whyBoth)
 	t.Logf("coverage (states: compared random states reaching the cell; scenarios: scenarios reaching it):\n%s", cov.Table(want))
 	if missing := cov.Missing(want); len(missing) > 0 {
 		var lines []string

@@ -96,8 +96,13 @@ type g struct {
 	src Source
 }
 
-func (g g) n(n int) int         { return g.src.Intn(n) }
-func (g g) chance(pct int) bool { return g.src.Intn(100) < pct }
+func (g g) n(n int) int { return g.src.Intn(n) }
+
+// chance is true with pct percent probability for a uniform source; a low
+// draw is false, so a source that favours small numbers (rapid, whose
+// shrinking goes towards 0; a fuzzer's exhausted input) favours the plain
+// state over its features.
+func (g g) chance(pct int) bool { return g.src.Intn(100) >= 100-pct }
 func pick[T any](g g, xs ...T) T {
 	return xs[g.n(len(xs))]
 }
