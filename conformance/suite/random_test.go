@@ -50,12 +50,12 @@ func (s *rapidSource) Intn(n int) int {
 
 // randomCounts are the tallies of a run.
 type randomCounts struct {
-	accepted, refused   int // by upstream's validation
-	refusedBoth         int // refused by validation and by Sync: counted, not compared
-	syncAcceptsInvalid  int // refused by validation, accepted by Sync: compared
-	compared, deviation int
-	excluded            map[string]int
-	why, whyBoth        map[string]int // validation's first refusal, by field: of the states Sync accepts, refuses
+	accepted, refused  int // by upstream's validation
+	refusedBoth        int // refused by validation and by Sync: counted, not compared
+	syncAcceptsInvalid int // refused by validation, accepted by Sync: compared
+	compared           int
+	excluded           map[string]int
+	why, whyBoth       map[string]int // validation's first refusal, by field: of the states Sync accepts, refuses
 }
 
 // refusal names the field of validation's first error, without indices.
