@@ -120,7 +120,7 @@ func Valid(src Source) Case {
 	d := gg.deployment()
 	c := Case{TerminatingReplicas: gg.chance(80)}
 	c.State = deploysync.State{Deployment: d, Now: Base}
-	if gg.chance(12) {
+	if gg.chance(20) {
 		if st, ok := gg.steady(d); ok {
 			c.State = st
 			return c
@@ -184,6 +184,11 @@ func (g g) steady(d *appsv1.Deployment) (deploysync.State, bool) {
 	case 1, 2:
 		sd.Spec.Template = template(otherImage(sd.Spec.Template.Spec.Containers[0].Image), "")
 		sd.Generation++
+		if g.chance(30) {
+			// A status already written since the change: no pod runs
+			// the new template yet.
+			sd.Status.ObservedGeneration, sd.Status.UpdatedReplicas = sd.Generation, 0
+		}
 		// Sometimes the rollout is under way: the controller has synced
 		// once or twice since (its writes applied, the ReplicaSet
 		// controller not yet caught up).
