@@ -2,7 +2,6 @@ package deploysync_test
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"testing"
 
@@ -21,8 +20,11 @@ import (
 )
 
 // TestBadInputCatalogue is the catalogue of inputs Sync refuses (the README
-// lists it): each one gets an *InputError naming the field and the value,
-// never a panic and never a plan.
+// lists it): each one is refused by an apps/v1 apiserver (validation, or a
+// nil that defaulting fills) or cannot be a snapshot of one, and gets an
+// *InputError naming the field, the value and that rule, never a panic and
+// never a plan. What an apiserver accepts, Sync accepts: see
+// TestFormerlyRefused.
 func TestBadInputCatalogue(t *testing.T) {
 	base := func() deploysync.State {
 		d := scenarios.Deployment(4)
@@ -39,114 +41,89 @@ func TestBadInputCatalogue(t *testing.T) {
 	}
 	is := func(v intstr.IntOrString) *intstr.IntOrString { return &v }
 	tests := []struct {
-		name     string
-		mutate   func(*deploysync.State)
-		field    string
-		value    string // a substring of the printed value, "" for a missing field
-		overflow bool
-		reason   string
+		name   string
+		mutate func(*deploysync.State)
+		field  string
+		value  string // a substring of the printed value, "" for a missing field
+		rule   string // a substring of the apiserver rule the error names
+		reason string
 	}{
-		{"nil deployment", func(s *deploysync.State) { s.Deployment = nil }, "deployment", "", false,
+		{"nil deployment", func(s *deploysync.State) { s.Deployment = nil }, "deployment", "", "not a snapshot",
 			"there is nothing to sync"},
-		{"nil replicas", func(s *deploysync.State) { s.Deployment.Spec.Replicas = nil }, "spec.replicas", "", false,
+		{"nil replicas", func(s *deploysync.State) { s.Deployment.Spec.Replicas = nil }, "spec.replicas", "", "defaulting",
 			"upstream dereferences it; an apiserver defaults it to 1"},
-		{"negative replicas", func(s *deploysync.State) { s.Deployment.Spec.Replicas = ptr.To[int32](-1) }, "spec.replicas", "-1", false,
+		{"negative replicas", func(s *deploysync.State) { s.Deployment.Spec.Replicas = ptr.To[int32](-1) }, "spec.replicas", "-1", "ValidateDeploymentSpec",
 			"validation requires replicas ≥ 0"},
-		{"nil selector", func(s *deploysync.State) { s.Deployment.Spec.Selector = nil }, "spec.selector", "", false,
+		{"nil selector", func(s *deploysync.State) { s.Deployment.Spec.Selector = nil }, "spec.selector", "", "ValidateDeploymentSpec",
 			"apps/v1 requires a selector"},
 		{"invalid selector", func(s *deploysync.State) {
 			s.Deployment.Spec.Selector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Near"}}}
-		}, "spec.selector", "Near", false, "an operator that does not exist cannot select"},
+		}, "spec.selector", "Near", "ValidateDeploymentSpec", "an operator that does not exist cannot select"},
 		{"selector does not match template", func(s *deploysync.State) {
 			s.Deployment.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "api"}}
-		}, "spec.template.metadata.labels", "app=web", false, "a Deployment must select its own pods"},
-		{"both fenceposts 0", rollingUpdate(is(intstr.FromInt32(0)), is(intstr.FromString("0%"))), "spec.strategy.rollingUpdate.maxUnavailable", "0%", false,
+		}, "spec.template.metadata.labels", "app=web", "ValidatePodTemplateSpecForReplicaSet", "a Deployment must select its own pods"},
+		{"both fenceposts 0", rollingUpdate(is(intstr.FromInt32(0)), is(intstr.FromString("0%"))), "spec.strategy.rollingUpdate.maxUnavailable", "0%", "ValidateRollingUpdateDeployment",
 			"a rollout could never make progress; validation forbids it"},
-		{"percent with garbage", rollingUpdate(is(intstr.FromString("abc%")), is(intstr.FromInt32(1))), "spec.strategy.rollingUpdate.maxSurge", "abc%", false,
+		{"percent with garbage", rollingUpdate(is(intstr.FromString("abc%")), is(intstr.FromInt32(1))), "spec.strategy.rollingUpdate.maxSurge", "abc%", "ValidatePositiveIntOrPercent",
 			"a percentage must be digits followed by %"},
-		{"string without percent", rollingUpdate(is(intstr.FromString("150")), is(intstr.FromInt32(1))), "spec.strategy.rollingUpdate.maxSurge", "150", false,
+		{"string without percent", rollingUpdate(is(intstr.FromString("150")), is(intstr.FromInt32(1))), "spec.strategy.rollingUpdate.maxSurge", "150", "ValidatePositiveIntOrPercent",
 			"upstream errors on strings that are not percentages"},
-		{"negative maxSurge", rollingUpdate(is(intstr.FromInt32(-2)), is(intstr.FromInt32(1))), "spec.strategy.rollingUpdate.maxSurge", "-2", false,
+		{"negative maxSurge", rollingUpdate(is(intstr.FromInt32(-2)), is(intstr.FromInt32(1))), "spec.strategy.rollingUpdate.maxSurge", "-2", "ValidatePositiveIntOrPercent",
 			"fenceposts are non-negative"},
-		{"negative percent", rollingUpdate(is(intstr.FromInt32(1)), is(intstr.FromString("-5%"))), "spec.strategy.rollingUpdate.maxUnavailable", "-5%", false,
+		{"negative percent", rollingUpdate(is(intstr.FromInt32(1)), is(intstr.FromString("-5%"))), "spec.strategy.rollingUpdate.maxUnavailable", "-5%", "ValidatePositiveIntOrPercent",
 			"a negative percentage is not a percentage"},
-		{"maxUnavailable above 100%", rollingUpdate(is(intstr.FromInt32(1)), is(intstr.FromString("101%"))), "spec.strategy.rollingUpdate.maxUnavailable", "101%", false,
+		{"maxUnavailable above 100%", rollingUpdate(is(intstr.FromInt32(1)), is(intstr.FromString("101%"))), "spec.strategy.rollingUpdate.maxUnavailable", "101%", "IsNotMoreThan100Percent",
 			"more than all replicas cannot be unavailable"},
-		{"nil maxSurge", rollingUpdate(nil, is(intstr.FromInt32(1))), "spec.strategy.rollingUpdate.maxSurge", "", false,
+		{"nil maxSurge", rollingUpdate(nil, is(intstr.FromInt32(1))), "spec.strategy.rollingUpdate.maxSurge", "", "defaulting",
 			"upstream errors on a nil maxSurge when it sizes the new ReplicaSet; an apiserver defaults it"},
-		{"nil rollingUpdate", func(s *deploysync.State) { s.Deployment.Spec.Strategy.RollingUpdate = nil }, "spec.strategy.rollingUpdate", "", false,
+		{"nil rollingUpdate", func(s *deploysync.State) { s.Deployment.Spec.Strategy.RollingUpdate = nil }, "spec.strategy.rollingUpdate", "", "defaulting",
 			"upstream dereferences it"},
-		{"unknown strategy", func(s *deploysync.State) { s.Deployment.Spec.Strategy.Type = "BlueGreen" }, "spec.strategy.type", "BlueGreen", false,
+		{"unknown strategy", func(s *deploysync.State) { s.Deployment.Spec.Strategy.Type = "BlueGreen" }, "spec.strategy.type", "BlueGreen", "ValidateDeploymentStrategy",
 			"only Recreate and RollingUpdate exist"},
-		{"empty strategy", func(s *deploysync.State) { s.Deployment.Spec.Strategy.Type = "" }, "spec.strategy.type", `""`, false,
+		{"empty strategy", func(s *deploysync.State) { s.Deployment.Spec.Strategy.Type = "" }, "spec.strategy.type", `""`, "ValidateDeploymentStrategy",
 			"an apiserver defaults it to RollingUpdate; deployutil.SetDefaults does too"},
 		{"recreate with rollingUpdate", func(s *deploysync.State) { s.Deployment.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType },
-			"spec.strategy.rollingUpdate", "set", false, "validation forbids rollingUpdate parameters for Recreate"},
+			"spec.strategy.rollingUpdate", "set", "ValidateDeploymentStrategy", "validation forbids rollingUpdate parameters for Recreate"},
 		{"deadline not above minReadySeconds", func(s *deploysync.State) {
 			s.Deployment.Spec.MinReadySeconds = 600
-		}, "spec.progressDeadlineSeconds", "600", false, "validation requires progressDeadlineSeconds > minReadySeconds"},
-		{"negative minReadySeconds", func(s *deploysync.State) { s.Deployment.Spec.MinReadySeconds = -1 }, "spec.minReadySeconds", "-1", false,
+		}, "spec.progressDeadlineSeconds", "600", "ValidateDeploymentSpec", "validation requires progressDeadlineSeconds > minReadySeconds"},
+		{"negative minReadySeconds", func(s *deploysync.State) { s.Deployment.Spec.MinReadySeconds = -1 }, "spec.minReadySeconds", "-1", "ValidateDeploymentSpec",
 			"validation requires ≥ 0"},
-		{"negative history limit", func(s *deploysync.State) { s.Deployment.Spec.RevisionHistoryLimit = ptr.To[int32](-1) }, "spec.revisionHistoryLimit", "-1", false,
+		{"negative history limit", func(s *deploysync.State) { s.Deployment.Spec.RevisionHistoryLimit = ptr.To[int32](-1) }, "spec.revisionHistoryLimit", "-1", "ValidateDeploymentSpec",
 			"validation requires ≥ 0"},
-		{"name too long", func(s *deploysync.State) { s.Deployment.Name = strings.Repeat("a", 254) }, "metadata.name", "aaaa", false,
+		{"name too long", func(s *deploysync.State) { s.Deployment.Name = strings.Repeat("a", 254) }, "metadata.name", "aaaa", "ValidateDeploymentName",
 			"a name is a DNS subdomain of at most 253 characters (253 itself is fine and the ReplicaSet name is cut to fit)"},
-		{"name with capitals", func(s *deploysync.State) { s.Deployment.Name = "Web" }, "metadata.name", "Web", false,
+		{"name with capitals", func(s *deploysync.State) { s.Deployment.Name = "Web" }, "metadata.name", "Web", "ValidateDeploymentName",
 			"a name is a lowercase DNS subdomain"},
 		{"status available above ready", func(s *deploysync.State) {
 			s.Deployment.Status = appsv1.DeploymentStatus{Replicas: 3, ReadyReplicas: 1, AvailableReplicas: 2}
-		}, "status.availableReplicas", "2", false, "status validation: available ≤ ready"},
-		{"negative collision count", func(s *deploysync.State) { s.Deployment.Status.CollisionCount = ptr.To[int32](-1) }, "status.collisionCount", "-1", false,
+		}, "status.availableReplicas", "2", "ValidateDeploymentStatus", "status validation: available ≤ ready"},
+		{"negative collision count", func(s *deploysync.State) { s.Deployment.Status.CollisionCount = ptr.To[int32](-1) }, "status.collisionCount", "-1", "ValidateDeploymentStatus",
 			"status validation: ≥ 0"},
-		{"collision count at the limit", func(s *deploysync.State) { s.Deployment.Status.CollisionCount = ptr.To[int32](math.MaxInt32) }, "status.collisionCount", "2147483647", true,
-			"one more collision would wrap around in upstream"},
-		{"replicas near MaxInt32 with 100% surge", func(s *deploysync.State) {
-			s.Deployment.Spec.Replicas = ptr.To[int32](math.MaxInt32 - 10)
-			rollingUpdate(is(intstr.FromString("100%")), is(intstr.FromInt32(1)))(s)
-		}, "spec.strategy.rollingUpdate.maxSurge", "100%", true, "replicas + maxSurge would wrap around in upstream's int32"},
-		{"replicaset nil", func(s *deploysync.State) { s.ReplicaSets = append(s.ReplicaSets, nil) }, "replicaSets", "", false,
+		{"replicaset nil", func(s *deploysync.State) { s.ReplicaSets = append(s.ReplicaSets, nil) }, "replicaSets", "", "not a snapshot",
 			"a nil entry is not a ReplicaSet"},
-		{"replicaset nil replicas", func(s *deploysync.State) { s.ReplicaSets[0].Spec.Replicas = nil }, "spec.replicas", "", false,
+		{"replicaset nil replicas", func(s *deploysync.State) { s.ReplicaSets[0].Spec.Replicas = nil }, "spec.replicas", "", "defaulting",
 			"upstream dereferences it everywhere"},
-		{"replicaset negative replicas", func(s *deploysync.State) { s.ReplicaSets[0].Spec.Replicas = ptr.To[int32](-3) }, "spec.replicas", "-3", false,
+		{"replicaset negative replicas", func(s *deploysync.State) { s.ReplicaSets[0].Spec.Replicas = ptr.To[int32](-3) }, "spec.replicas", "-3", "ValidateReplicaSetSpec",
 			"validation requires ≥ 0"},
 		{"two replicasets with one name", func(s *deploysync.State) {
 			c := s.ReplicaSets[0].DeepCopy()
 			c.UID = "other"
 			s.ReplicaSets = append(s.ReplicaSets, c)
-		}, "metadata.name", "web-old", false, "names are unique in a namespace"},
+		}, "metadata.name", "web-old", "not a snapshot", "names are unique in a namespace"},
 		{"two replicasets with one UID", func(s *deploysync.State) {
 			c := s.ReplicaSets[0].DeepCopy()
 			c.Name = "web-twin"
 			s.ReplicaSets = append(s.ReplicaSets, c)
-		}, "metadata.uid", "uid-web-old", false, "old and new ReplicaSets are told apart by UID"},
-		{"replicaset of another namespace", func(s *deploysync.State) { s.ReplicaSets[0].Namespace = "other" }, "metadata.namespace", "other", false,
+		}, "metadata.uid", "uid-web-old", "not a snapshot", "old and new ReplicaSets are told apart by UID"},
+		{"replicaset of another namespace", func(s *deploysync.State) { s.ReplicaSets[0].Namespace = "other" }, "metadata.namespace", "other", "not a snapshot",
 			"the state holds one namespace"},
-		{"replicaset status ready above replicas", func(s *deploysync.State) { s.ReplicaSets[0].Status.ReadyReplicas = 9 }, "status.readyReplicas", "9", false,
+		{"replicaset status ready above replicas", func(s *deploysync.State) { s.ReplicaSets[0].Status.ReadyReplicas = 9 }, "status.readyReplicas", "9", "ValidateReplicaSetStatus",
 			"status validation: ready ≤ replicas"},
-		{"garbage revision near int64 max", func(s *deploysync.State) {
-			s.ReplicaSets[0].Annotations[deployutil.RevisionAnnotation] = "9223372036854775807"
-		}, "metadata.annotations[deployment.kubernetes.io/revision]", "9223372036854775807", true, "the next revision would wrap around"},
-		{"huge desired-replicas", func(s *deploysync.State) {
-			s.ReplicaSets[0].Annotations[deployutil.DesiredReplicasAnnotation] = "4294967299"
-		}, "metadata.annotations[deployment.kubernetes.io/desired-replicas]", "4294967299", true, "upstream's IsSaturated would truncate it to 3"},
-		{"replica sums overflow", func(s *deploysync.State) {
-			for i := 0; i < 3; i++ {
-				rs := scenarios.ReplicaSet(scenarios.RS{Name: "big-" + string(rune('a'+i)), Image: "nginx:0", Replicas: math.MaxInt32 / 2})
-				s.ReplicaSets = append(s.ReplicaSets, rs)
-			}
-		}, "spec.replicas", "", true, "the sum of the ReplicaSets' sizes would wrap around"},
-		{"pods of an unknown replicaset", func(s *deploysync.State) {
-			s.Pods["nobody"] = []*corev1.Pod{{ObjectMeta: metav1.ObjectMeta{Name: "stray"}}}
-		}, "pods[nobody]", "nobody", false, "pods are keyed by the UID of a ReplicaSet in the state"},
-		{"pod whose owner is missing", func(s *deploysync.State) {
-			uid := s.ReplicaSets[0].UID
-			s.Pods[uid] = append(s.Pods[uid], &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "orphan", Namespace: "default"}})
-		}, "metadata.ownerReferences", "no controller", false, "a pod listed under a ReplicaSet must be controlled by it"},
 		{"nil pod", func(s *deploysync.State) {
 			uid := s.ReplicaSets[0].UID
 			s.Pods[uid] = append(s.Pods[uid], nil)
-		}, "pods[uid-web-old][1]", "", false, "a nil entry is not a pod"},
+		}, "pods[uid-web-old][1]", "", "not a snapshot", "a nil entry is not a pod"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,8 +148,8 @@ func TestBadInputCatalogue(t *testing.T) {
 			if !errors.Is(err, deployutil.ErrInvalidInput) {
 				t.Errorf("errors.Is(err, ErrInvalidInput) is false: %v", err)
 			}
-			if got := errors.Is(err, deployutil.ErrOverflow); got != tt.overflow {
-				t.Errorf("errors.Is(err, ErrOverflow) = %v, want %v: %v", got, tt.overflow, err)
+			if !strings.Contains(ie.Rule, tt.rule) || !strings.Contains(ie.Error(), ie.Rule) {
+				t.Errorf("rule %q, want one naming %q, shown in the message (%v)", ie.Rule, tt.rule, err)
 			}
 			if ie.Field != tt.field {
 				t.Errorf("field %q, want %q (%v)", ie.Field, tt.field, err)

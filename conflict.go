@@ -2,7 +2,6 @@ package deploysync
 
 import (
 	"fmt"
-	"math"
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,12 +25,13 @@ import (
 //     status.collisionCount (nil becomes 1) so the next sync computes
 //     another name, and its Err is a [*HashCollisionError].
 //
-// Neither argument is modified. A collision when status.collisionCount is
-// already 2³¹−1 is an [*deployutil.InputError] (ErrOverflow), as in Sync.
+// Neither argument is modified. As upstream's, the increment is in int32:
+// a collision at status.collisionCount 2³¹−1 writes −2³¹ (which a real
+// apiserver then refuses, as it refuses upstream's write).
 func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (Plan, error) {
 	if d == nil || existing == nil {
 		return Plan{}, &deployutil.InputError{Object: "ResolveAlreadyExists", Field: "arguments", Kind: deployutil.Required,
-			Detail: "both the Deployment and the existing ReplicaSet are needed"}
+			Detail: "both the Deployment and the existing ReplicaSet are needed", Rule: "not a snapshot: a nil object"}
 	}
 	ref := metav1.GetControllerOfNoCopy(existing)
 	if ref != nil && ref.UID == d.UID && deployutil.EqualIgnoreHash(&d.Spec.Template, &existing.Spec.Template) {
@@ -39,11 +39,7 @@ func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (Pl
 	}
 	n := int32(1)
 	if c := d.Status.CollisionCount; c != nil {
-		if *c == math.MaxInt32 {
-			return Plan{}, &deployutil.InputError{Object: "Deployment " + d.Namespace + "/" + d.Name, Field: "status.collisionCount",
-				Kind: deployutil.Overflow, Value: *c, Detail: "a further hash collision would wrap it around"}
-		}
-		n = *c + 1
+		n = *c + 1 // wraps at 2³¹−1, as upstream's
 	}
 	bumped := d.DeepCopy()
 	bumped.Status.CollisionCount = &n

@@ -10,7 +10,6 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/scenarios"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
@@ -76,7 +75,14 @@ func TestResolveAlreadyExists(t *testing.T) {
 	d := scenarios.Deployment(3)
 	d.Status.CollisionCount = ptr.To[int32](math.MaxInt32)
 	foreign := scenarios.ReplicaSet(scenarios.RS{Name: "web-x", Image: "busybox", Owner: "foreign"})
-	if _, err := deploysync.ResolveAlreadyExists(d, foreign); !errors.Is(err, deployutil.ErrOverflow) {
-		t.Errorf("a collision at collisionCount 2^31-1 gave %v, want an overflow error", err)
+	// Upstream increments the int32 in place: 2³¹−1 + 1 is −2³¹ in its
+	// status write (conformance/suite/contract_test.go runs upstream on it).
+	p, err := deploysync.ResolveAlreadyExists(d, foreign)
+	var hc *deploysync.HashCollisionError
+	if err != nil || !errors.As(p.Err, &hc) || hc.CollisionCount != math.MinInt32 {
+		t.Fatalf("a collision at collisionCount 2^31-1 gave %v, %v; want collisionCount -2147483648", p, err)
+	}
+	if st, ok := p.Actions[0].(*action.UpdateDeploymentStatus); !ok || *st.Deployment.Status.CollisionCount != math.MinInt32 {
+		t.Errorf("want a status update with collisionCount -2147483648, got %s", p)
 	}
 }

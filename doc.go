@@ -24,6 +24,8 @@
 //
 // The conformance module runs upstream's own syncDeployment beside Sync on
 // scenario, random and trajectory states and compares every field, event,
-// error and requeue. Deviations exist only where upstream's int32 arithmetic
-// would wrap around; they are listed in the README's Fidelity section.
+// error and requeue. By default there is no deviation, upstream's int32
+// wrap-around included; corrections of known upstream bugs are opt-in
+// ([WithFixes]). Only what an apps/v1 apiserver would refuse, or what cannot
+// be a snapshot of one, is an error (see deployutil.Validate).
 package deploysync

@@ -2,11 +2,13 @@ package deploysync_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
@@ -54,24 +56,27 @@ func FuzzSync(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Apply of Sync's own plan failed: %v", err)
 		}
-		checkApplied(t, after)
+		checkApplied(t, s, after)
 	})
 }
 
 // checkApplied checks the properties every applied plan keeps: no negative
-// sizes, names within the limit, and the Deployment's template labels still
-// matching its selector (created ReplicaSets too).
-func checkApplied(t *testing.T, s deploysync.State) {
+// sizes (unless upstream's int32 arithmetic wraps around on the state, when
+// upstream writes negative sizes and so does Sync), names within the limit,
+// and the Deployment's template labels still matching its selector (created
+// ReplicaSets too). before is the state the plan was made for.
+func checkApplied(t *testing.T, before, s deploysync.State) {
 	t.Helper()
 	d := s.Deployment
-	if d.Spec.Replicas != nil && *d.Spec.Replicas < 0 {
+	nonNegative := !wraps(before)
+	if nonNegative && d.Spec.Replicas != nil && *d.Spec.Replicas < 0 {
 		t.Errorf("deployment replicas %d", *d.Spec.Replicas)
 	}
 	if sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector); err == nil && !deployutil.IsSelectingAll(d) && !sel.Matches(labels.Set(d.Spec.Template.Labels)) {
 		t.Errorf("deployment selector %v does not match its template labels %v", sel, d.Spec.Template.Labels)
 	}
 	for _, rs := range s.ReplicaSets {
-		if rs.Spec.Replicas != nil && *rs.Spec.Replicas < 0 {
+		if nonNegative && rs.Spec.Replicas != nil && *rs.Spec.Replicas < 0 {
 			t.Errorf("replicaset %s replicas %d", rs.Name, *rs.Spec.Replicas)
 		}
 		if len(rs.Name) > 253 {
@@ -107,4 +112,45 @@ func FuzzApply(f *testing.F) {
 			t.Fatalf("Apply error is not an *ApplyError: %T %v", err, err)
 		}
 	})
+}
+
+// wraps reports whether one of upstream's int32 computations can leave
+// int32 on a state: maxSurge itself, replicas + maxSurge, a sum of the
+// ReplicaSets' spec, status, ready or available replicas, or a proportional
+// product size × (replicas + maxSurge).
+func wraps(s deploysync.State) bool {
+	d := s.Deployment
+	if d == nil || d.Spec.Replicas == nil {
+		return false
+	}
+	r := int64(*d.Spec.Replicas)
+	var surge int64
+	if ru := d.Spec.Strategy.RollingUpdate; ru != nil && ru.MaxSurge != nil {
+		v, err := intstr.GetScaledValueFromIntOrPercent(ru.MaxSurge, int(r), true)
+		if err == nil {
+			surge = int64(v)
+		}
+	}
+	maxReplicas := r + surge
+	if surge > math.MaxInt32 || surge < 0 || maxReplicas > math.MaxInt32 {
+		return true
+	}
+	var sums [4]int64
+	for _, rs := range s.ReplicaSets {
+		if rs == nil || rs.Spec.Replicas == nil {
+			continue
+		}
+		for i, v := range [4]int32{*rs.Spec.Replicas, rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas} {
+			sums[i] += int64(v)
+		}
+		if int64(*rs.Spec.Replicas)*maxReplicas > math.MaxInt32 {
+			return true
+		}
+	}
+	for _, v := range sums {
+		if v > math.MaxInt32 {
+			return true
+		}
+	}
+	return false
 }

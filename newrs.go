@@ -161,7 +161,7 @@ func (s *session) hashCollision(name string) error {
 	d := s.d
 	n := int32(1)
 	if d.Status.CollisionCount != nil {
-		n = *d.Status.CollisionCount + 1
+		n = *d.Status.CollisionCount + 1 // int32: 2³¹−1 wraps to −2³¹, as upstream's
 	}
 	d.Status.CollisionCount = &n
 	s.updateStatus(fmt.Sprintf("hash collision: %s exists and is not this Deployment's ReplicaSet with this template; collisionCount %d gives the next sync another name", name, n))

@@ -22,6 +22,15 @@ type State struct {
 	ReplicaSets []*appsv1.ReplicaSet
 	// Pods are the pods of those ReplicaSets, keyed by the UID of their
 	// controlling ReplicaSet. Only a Recreate rollout reads them.
+	//
+	// As upstream's pod index, Sync assigns each pod by its controller
+	// ownerReference, not by the key it is listed under: a pod counts for
+	// the claimed ReplicaSet of its namespace whose kind, name and UID its
+	// controller reference names (see [deployutil.PodMap]). A pod keyed by
+	// a UID no claimed ReplicaSet has, a pod without a controller, or one
+	// controlled by another object, another namespace or a ReplicaSet the
+	// Deployment does not claim, is ignored, as upstream ignores it. A nil
+	// pod is an error: no snapshot holds one.
 	Pods map[types.UID][]*corev1.Pod
 	// Now is the time of the sync: conditions are stamped with it and the
 	// progress deadline is measured against it.

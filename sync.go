@@ -34,9 +34,11 @@ import (
 //     cleanup if the rollout was already complete, then status and progress.
 //
 // Sync returns an [*deployutil.InputError] (matching
-// [deployutil.ErrInvalidInput]) for a state an apiserver would not have
-// accepted or whose arithmetic would overflow; otherwise a plan. It never
-// modifies the state; the plan's objects are its own.
+// [deployutil.ErrInvalidInput]) for a state an apps/v1 apiserver would not
+// have accepted, or that cannot be a snapshot of one (see
+// [deployutil.Validate]); otherwise a plan — upstream's decision, its int32
+// wrap-arounds included unless a Fix says otherwise. It never modifies the
+// state; the plan's objects are its own.
 func Sync(s State, opts ...Option) (Plan, error) {
 	o := defaultOptions()
 	for _, opt := range opts {
@@ -218,7 +220,9 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}
-	if running, _ := recreate.OldPodsRunning(old, s.pods); running {
+	// Upstream's pod map: the pods of the claimed ReplicaSets, found by
+	// their controller reference.
+	if running, _ := recreate.OldPodsRunning(old, deployutil.PodMap(rsList, s.pods)); running {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}

@@ -6,14 +6,9 @@ import (
 )
 
 // ErrInvalidInput is matched (with [errors.Is]) by every [*InputError]:
-// input an apiserver would not have accepted, or that the controller cannot
-// decide on.
+// input an apps/v1 apiserver would not have accepted (or would have
+// defaulted), or that is not a snapshot of one.
 var ErrInvalidInput = errors.New("invalid input")
-
-// ErrOverflow is matched by the [*InputError]s of input whose arithmetic
-// would leave int32 (or int64 for revisions). Upstream wraps around silently
-// in these cases; deploysync refuses them.
-var ErrOverflow = errors.New("arithmetic overflow")
 
 // ErrorKind says what is wrong with a field.
 type ErrorKind string
@@ -28,12 +23,10 @@ const (
 	NotSupported ErrorKind = "not supported"
 	// Duplicate: the field repeats a value that must be unique.
 	Duplicate ErrorKind = "duplicate"
-	// Overflow: the field makes the controller's arithmetic overflow.
-	Overflow ErrorKind = "overflow"
 )
 
 // InputError names the object, the field and the value that make an input
-// unusable, and says why.
+// unusable, says why, and names the apiserver rule it mirrors.
 type InputError struct {
 	// Object is the kind and namespace/name of the object, for example
 	// "Deployment default/web" or "ReplicaSet default/web-6bcddfc897"; for
@@ -47,21 +40,28 @@ type InputError struct {
 	Value any
 	// Detail says what is wrong in words.
 	Detail string
+	// Rule names the rule the error mirrors: the apps/v1 validation or
+	// defaulting function that refuses or fills the field, or why the state
+	// cannot be a snapshot of an apiserver.
+	Rule string
 }
 
-// Error names the object, the field and the value, and what is wrong.
+// Error names the object, the field and the value, what is wrong, and the
+// rule.
 func (e *InputError) Error() string {
-	var v string
+	var v, r string
 	if e.Kind != Required {
 		v = fmt.Sprintf(" %v", printable(e.Value))
 	}
-	return fmt.Sprintf("%s: %s: %s%s: %s", e.Object, e.Field, e.Kind, v, e.Detail)
+	if e.Rule != "" {
+		r = " [" + e.Rule + "]"
+	}
+	return fmt.Sprintf("%s: %s: %s%s: %s%s", e.Object, e.Field, e.Kind, v, e.Detail, r)
 }
 
-// Is reports whether target is [ErrInvalidInput], or [ErrOverflow] for an
-// overflow.
+// Is reports whether target is [ErrInvalidInput].
 func (e *InputError) Is(target error) bool {
-	return target == ErrInvalidInput || (target == ErrOverflow && e.Kind == Overflow)
+	return target == ErrInvalidInput
 }
 
 func printable(v any) any {

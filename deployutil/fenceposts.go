@@ -2,7 +2,6 @@ package deployutil
 
 import (
 	"fmt"
-	"math"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -16,10 +15,13 @@ import (
 //  3. A maxSurge percentage rounds up, a maxUnavailable percentage rounds down.
 //  4. If both come out 0, maxUnavailable becomes 1, so that a rollout can
 //     always make progress.
+//  5. Each is then converted to int32 as upstream converts it: a value
+//     outside int32 keeps its low 32 bits (a huge percentage of a large
+//     Deployment can come out negative or 0). Rule 4 looks at the values
+//     before this conversion, as upstream's does.
 //
-// It does not clamp; see [MaxUnavailable]. A string that is not a percentage
-// is an error, as upstream. A result that does not fit an int32 is an
-// overflow error, where upstream would wrap around.
+// It does not clamp; see [MaxUnavailable]. A string that is not a
+// percentage, or whose digits do not fit an int, is an error, as upstream.
 func ResolveFenceposts(maxSurge, maxUnavailable *intstr.IntOrString, desired int32) (surge, unavailable int32, err error) {
 	s, err := scaled(maxSurge, desired, true)
 	if err != nil {
@@ -28,9 +30,6 @@ func ResolveFenceposts(maxSurge, maxUnavailable *intstr.IntOrString, desired int
 	u, err := scaled(maxUnavailable, desired, false)
 	if err != nil {
 		return 0, 0, fmt.Errorf("maxUnavailable: %w", err)
-	}
-	if s > math.MaxInt32 || u > math.MaxInt32 {
-		return 0, 0, fmt.Errorf("fenceposts %d/%d for %d replicas: %w", s, u, desired, ErrOverflow)
 	}
 	if s == 0 && u == 0 {
 		u = 1
@@ -89,7 +88,8 @@ func IsRollingUpdate(d *appsv1.Deployment) bool {
 }
 
 // MaxReplicas is spec.replicas + maxSurge: the most pods a RollingUpdate may
-// run, and the value of the max-replicas annotation.
+// run, and the value of the max-replicas annotation. The sum is in int32 and
+// wraps around above 2³¹−1, as upstream's.
 func MaxReplicas(d *appsv1.Deployment) int32 {
 	return replicasOf(d) + MaxSurge(d)
 }

@@ -1,7 +1,6 @@
 package deployutil_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
@@ -14,7 +13,8 @@ import (
 )
 
 // TestResolveFenceposts restates upstream's TestResolveFenceposts (7 rows)
-// and adds integer and overflow rows.
+// and adds integer rows, and rows beyond int32 whose expected values come
+// from running upstream's ResolveFenceposts (k8s.io/kubernetes v1.37.2).
 func TestResolveFenceposts(t *testing.T) {
 	str := func(s string) *intstr.IntOrString { return ptr.To(intstr.FromString(s)) }
 	num := func(n int32) *intstr.IntOrString { return ptr.To(intstr.FromInt32(n)) }
@@ -24,7 +24,6 @@ func TestResolveFenceposts(t *testing.T) {
 		desired                    int32
 		wantSurge, wantUnavailable int32
 		wantErr                    bool
-		wantOverflow               bool
 		reason                     string
 	}{
 		{name: "0%/0% of 0", surge: str("0%"), unavailable: str("0%"), desired: 0, wantSurge: 0, wantUnavailable: 1,
@@ -47,8 +46,16 @@ func TestResolveFenceposts(t *testing.T) {
 			reason: "0/0 as integers (upstream's test fixture default) also resolves to 0/1"},
 		{name: "25%/25% of 1", surge: str("25%"), unavailable: str("25%"), desired: 1, wantSurge: 1, wantUnavailable: 0,
 			reason: "ceil(0.25) = 1 surge, floor(0.25) = 0 unavailable: a one-replica Deployment surges"},
-		{name: "surge beyond int32", surge: str("200%"), unavailable: num(0), desired: math.MaxInt32, wantErr: true, wantOverflow: true,
-			reason: "deviation: 2 × MaxInt32 does not fit an int32; upstream would wrap, we report ErrOverflow"},
+		{name: "surge beyond int32", surge: str("200%"), unavailable: num(0), desired: math.MaxInt32, wantSurge: -2, wantUnavailable: 0,
+			reason: "upstream: ceil(2 × (2³¹−1)) = 4294967294 keeps its low 32 bits in int32(...): −2"},
+		{name: "surge of exactly 2³²", surge: str("4294967296%"), unavailable: num(0), desired: 100, wantSurge: 0, wantUnavailable: 0,
+			reason: "upstream: 4294967296 is not 0 when both are compared with 0, so maxUnavailable stays 0; then int32(...) makes the surge 0"},
+		{name: "percentage beyond int", surge: str("99999999999999999999%"), unavailable: num(1), desired: 10, wantErr: true,
+			reason: "upstream: strconv.Atoi refuses the digits, an error (the apiserver accepts the string)"},
+		{name: "percentage beyond float to int", surge: str("9223372036854775807%"), unavailable: num(1), desired: math.MaxInt32, wantSurge: 0, wantUnavailable: 1,
+			reason: "upstream: the float product exceeds int64, int(...) gives −2⁶³ on amd64, whose low 32 bits are 0"},
+		{name: "unavailable 100% of MaxInt32", surge: num(1), unavailable: str("100%"), desired: math.MaxInt32, wantSurge: 1, wantUnavailable: math.MaxInt32,
+			reason: "upstream: the largest valid values fit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,9 +76,6 @@ func TestResolveFenceposts(t *testing.T) {
 			}
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v (%s)", err, tt.wantErr, tt.reason)
-			}
-			if got := errors.Is(err, deployutil.ErrOverflow); got != tt.wantOverflow {
-				t.Errorf("errors.Is(err, ErrOverflow) = %v, want %v", got, tt.wantOverflow)
 			}
 			if surge != tt.wantSurge || unavailable != tt.wantUnavailable {
 				t.Errorf("got %d/%d, want %d/%d (%s)", surge, unavailable, tt.wantSurge, tt.wantUnavailable, tt.reason)

@@ -18,12 +18,16 @@ import (
 )
 
 // FuzzResolveFenceposts checks fencepost resolution on arbitrary
-// int-or-percent values: no panic, non-negative results for non-negative
-// inputs, unavailable ≥ 1 when surge is 0, and never a wrapped int32.
+// int-or-percent values: no panic; each result is upstream's scaled value
+// (intstr.GetScaledValueFromIntOrPercent) converted to int32 as upstream
+// converts it, low 32 bits kept; and unavailable is 1 exactly when both
+// scaled values are 0.
 func FuzzResolveFenceposts(f *testing.F) {
 	f.Add(true, int32(0), "25%", false, int32(1), "", int32(10))
 	f.Add(false, int32(0), "150", false, int32(0), "", int32(3))
 	f.Add(false, int32(math.MaxInt32), "", false, int32(0), "", int32(math.MaxInt32))
+	f.Add(true, int32(0), "200%", false, int32(0), "", int32(math.MaxInt32))
+	f.Add(true, int32(0), "4294967296%", false, int32(0), "", int32(100))
 	f.Fuzz(func(t *testing.T, surgeIsString bool, surgeInt int32, surgeStr string, unavIsString bool, unavInt int32, unavStr string, desired int32) {
 		mk := func(isString bool, i int32, s string) *intstr.IntOrString {
 			if isString {
@@ -35,11 +39,20 @@ func FuzzResolveFenceposts(f *testing.F) {
 		}
 		surge, unav := mk(surgeIsString, surgeInt, surgeStr), mk(unavIsString, unavInt, unavStr)
 		s, u, err := deployutil.ResolveFenceposts(surge, unav, desired)
+		rawS, errS := intstr.GetScaledValueFromIntOrPercent(surge, int(desired), true)
+		rawU, errU := intstr.GetScaledValueFromIntOrPercent(unav, int(desired), false)
+		if (err != nil) != (errS != nil || errU != nil) {
+			t.Fatalf("error %v, but scaling gave %v and %v", err, errS, errU)
+		}
 		if err != nil {
 			return
 		}
-		if s == 0 && u == 0 {
-			t.Fatalf("both fenceposts 0 for %v/%v of %d", surge, unav, desired)
+		wantU := int32(rawU)
+		if rawS == 0 && rawU == 0 {
+			wantU = 1
+		}
+		if s != int32(rawS) || u != wantU {
+			t.Fatalf("%v/%v of %d resolved to %d/%d, want %d/%d", surge, unav, desired, s, u, int32(rawS), wantU)
 		}
 		if desired >= 0 && !surgeIsString && surgeInt >= 0 && s < 0 {
 			t.Fatalf("negative surge %d from %v", s, surge)

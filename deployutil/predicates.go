@@ -65,8 +65,10 @@ func TimedOut(d *appsv1.Deployment, newStatus *appsv1.DeploymentStatus, now time
 
 // IsSaturated reports whether rs runs the Deployment at full size: its size,
 // its desired-replicas annotation and its available replicas all equal
-// spec.replicas. The annotation is parsed as upstream does (any integer);
-// [Validate] rejects values outside int32, which upstream would wrap.
+// spec.replicas. The annotation is read as upstream reads it here, unlike
+// [DesiredReplicas]: strconv.Atoi (a sign and leading zeros allowed, "+5"
+// and "007" read as 5), then converted to int32 keeping the low 32 bits, so
+// "4294967299" reads as 3 and "2147483648" as −2147483648.
 func IsSaturated(d *appsv1.Deployment, rs *appsv1.ReplicaSet) bool {
 	if rs == nil {
 		return false
@@ -76,7 +78,7 @@ func IsSaturated(d *appsv1.Deployment, rs *appsv1.ReplicaSet) bool {
 		return false
 	}
 	r := replicasOf(d)
-	return rsReplicas(rs) == r && int64(desired) == int64(r) && rs.Status.AvailableReplicas == r
+	return rsReplicas(rs) == r && int32(desired) == r && rs.Status.AvailableReplicas == r
 }
 
 // NewReplicaSetReplicas returns the size the new ReplicaSet should have now:
@@ -86,7 +88,10 @@ func IsSaturated(d *appsv1.Deployment, rs *appsv1.ReplicaSet) bool {
 //     (counting the spec of every ReplicaSet in allRSs), but never past
 //     spec.replicas; if there is no room, keep its size.
 //
-// Unlike [MaxSurge], a nil maxSurge is an error here, as upstream.
+// Unlike [MaxSurge], a nil maxSurge is an error here, as upstream. The
+// arithmetic is upstream's, in int32: maxSurge is converted keeping its low
+// 32 bits, and replicas + maxSurge, the room left and the result wrap around
+// above 2³¹−1.
 func NewReplicaSetReplicas(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (int32, error) {
 	r := replicasOf(d)
 	switch d.Spec.Strategy.Type {
@@ -95,22 +100,22 @@ func NewReplicaSetReplicas(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, ne
 	case appsv1.RollingUpdateDeploymentStrategyType:
 		ru := d.Spec.Strategy.RollingUpdate
 		if ru == nil || ru.MaxSurge == nil {
-			return 0, &InputError{Object: objectName(d), Field: "spec.strategy.rollingUpdate.maxSurge", Kind: Required, Detail: "a RollingUpdate needs maxSurge"}
+			return 0, &InputError{Object: objectName(d), Field: "spec.strategy.rollingUpdate.maxSurge", Kind: Required, Detail: "a RollingUpdate needs maxSurge", Rule: ruleDefaulting}
 		}
 		surge, err := scaled(ru.MaxSurge, r, true)
 		if err != nil {
 			return 0, err
 		}
 		cur := SpecReplicas(allRSs)
-		maxTotal := int64(r) + int64(surge)
-		if int64(cur) >= maxTotal {
+		maxTotal := r + int32(surge)
+		if cur >= maxTotal {
 			return rsReplicas(newRS), nil
 		}
-		up := min(maxTotal-int64(cur), int64(r)-int64(rsReplicas(newRS)))
-		return rsReplicas(newRS) + int32(up), nil
+		up := min(maxTotal-cur, r-rsReplicas(newRS))
+		return rsReplicas(newRS) + up, nil
 	}
 	return 0, &InputError{Object: objectName(d), Field: "spec.strategy.type", Kind: NotSupported, Value: string(d.Spec.Strategy.Type),
-		Detail: `supported values: "Recreate", "RollingUpdate"`}
+		Detail: `supported values: "Recreate", "RollingUpdate"`, Rule: ruleStrategy}
 }
 
 func objectName(d *appsv1.Deployment) string {

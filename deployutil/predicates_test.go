@@ -279,3 +279,53 @@ func TestIsSaturated(t *testing.T) {
 		})
 	}
 }
+
+// TestAnnotationReadersAgreeWithUpstream reads desired-replicas strings
+// that are not plain int32 digits with both of upstream's readers: IsSaturated
+// (strconv.Atoi, then int32(...) keeping the low 32 bits) and
+// DesiredReplicas (upstream's GetDesiredReplicasAnnotation: strconv.ParseUint
+// with 32 bits, at most 2³¹−1). Every expected value was printed by running
+// upstream's IsSaturated and GetDesiredReplicasAnnotation (k8s.io/kubernetes
+// v1.37.2) on the same ReplicaSet, whose size and available replicas equal
+// replicas.
+func TestAnnotationReadersAgreeWithUpstream(t *testing.T) {
+	tests := []struct {
+		annotation    string
+		replicas      int32
+		wantSaturated bool
+		wantDesired   int32
+		wantOK        bool
+		reason        string
+	}{
+		{"2147483648", math.MinInt32, true, 0, false, "Atoi reads 2³¹, whose low 32 bits are −2³¹; ParseUint's value is above 2³¹−1"},
+		{"2147483648", 5, false, 0, false, "the same annotation against an ordinary size"},
+		{"4294967296", 0, true, 0, false, "2³² keeps low bits 0: saturated at 0 replicas"},
+		{"4294967296", 5, false, 0, false, "and not at 5"},
+		{"4294967299", 3, true, 0, false, "2³²+3 reads as 3 in IsSaturated"},
+		{"4294967299", 5, false, 0, false, "and not as 5"},
+		{"-1", 5, false, 0, false, "−1 is not 5; ParseUint refuses a sign"},
+		{"-2147483649", math.MaxInt32, true, 0, false, "−2³¹−1 wraps to 2³¹−1"},
+		{"-4294967291", 5, true, 0, false, "−2³²+5 keeps low bits 5"},
+		{"18446744073709551621", 5, false, 0, false, "beyond int64: Atoi refuses it"},
+		{"+5", 5, true, 0, false, "Atoi accepts a plus sign, ParseUint does not"},
+		{"007", 5, false, 7, true, "7 is not 5"},
+		{" 5", 5, false, 0, false, "neither reader trims spaces"},
+		{"5", 5, true, 5, true, "plain digits"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.annotation, func(t *testing.T) {
+			d := imageDeployment("nginx")
+			d.Spec.Replicas = ptr.To(tt.replicas)
+			rs := replicaSetOf(d, "nginx-1", "", metav1.Time{})
+			rs.Annotations = map[string]string{deployutil.DesiredReplicasAnnotation: tt.annotation}
+			rs.Spec.Replicas = ptr.To(tt.replicas)
+			rs.Status.AvailableReplicas = tt.replicas
+			if got := deployutil.IsSaturated(d, rs); got != tt.wantSaturated {
+				t.Errorf("IsSaturated(%q, replicas %d) = %v, want %v (%s)", tt.annotation, tt.replicas, got, tt.wantSaturated, tt.reason)
+			}
+			if got, ok := deployutil.DesiredReplicas(rs); got != tt.wantDesired || ok != tt.wantOK {
+				t.Errorf("DesiredReplicas(%q) = %d, %v, want %d, %v (%s)", tt.annotation, got, ok, tt.wantDesired, tt.wantOK, tt.reason)
+			}
+		})
+	}
+}

@@ -2,7 +2,6 @@ package deployutil
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -25,10 +24,31 @@ func IsSelectingAll(d *appsv1.Deployment) bool {
 	return sel != nil && sel.MatchLabels == nil && sel.MatchExpressions == nil
 }
 
-// Validate checks a state the way an apiserver would have let it in, and
-// refuses what the controller's arithmetic cannot handle safely. It returns
-// the first problem as an [*InputError] naming the object, the field and the
-// value, or nil.
+// Validate refuses exactly what could not be a snapshot of an apps/v1
+// apiserver, and nothing else. It returns the first problem as an
+// [*InputError] naming the object, the field, the value and the rule it
+// mirrors, or nil. Three kinds of rule:
+//
+//  1. apps/v1 validation: what the apiserver's validation of a Deployment,
+//     its status or a ReplicaSet refuses, for the fields the sync reads
+//     (ValidateDeploymentSpec, ValidateDeploymentStrategy,
+//     ValidateRollingUpdateDeployment, ValidateDeploymentStatus,
+//     ValidateReplicaSetSpec, ValidateReplicaSetStatus, object names). Pod
+//     templates are not validated beyond their labels: Validate may accept
+//     more than an apiserver, never less.
+//  2. apps/v1 defaulting: a nil field that defaulting always fills
+//     (spec.replicas, rollingUpdate and its two fields, a ReplicaSet's
+//     spec.replicas); run [SetDefaults] on objects that never went through
+//     an apiserver.
+//  3. Not a snapshot: a nil Deployment, ReplicaSet or pod, two ReplicaSets
+//     with one name or UID, a ReplicaSet of another namespace.
+//
+// Everything else gets upstream's decision, bit for bit, however odd:
+// annotations are free-form strings read with upstream's parsers, and
+// counts, sums, collision counts and revisions wrap around in int32 (int64
+// for revisions) exactly where upstream's do. Pods are not checked beyond
+// nil: a pod whose controller is not one of the claimed ReplicaSets is not
+// one of their pods, as in upstream's pod index (see [PodMap]).
 //
 // A Deployment selecting all pods (see [IsSelectingAll]) is checked like any
 // other, its empty selector aside (an apiserver refuses it; upstream keeps a
@@ -36,7 +56,7 @@ func IsSelectingAll(d *appsv1.Deployment) bool {
 // are not checked, since that branch reads none.
 func Validate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) error {
 	if d == nil {
-		return &InputError{Object: "Deployment", Field: "deployment", Kind: Required, Detail: "the state needs a Deployment"}
+		return &InputError{Object: "Deployment", Field: "deployment", Kind: Required, Detail: "the state needs a Deployment", Rule: ruleSnapshot}
 	}
 	if err := validateDeployment(d); err != nil {
 		return err
@@ -44,11 +64,28 @@ func Validate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID
 	if IsSelectingAll(d) {
 		return nil // the sync reads no ReplicaSet or pod
 	}
-	return validateReplicaSets(d, rss, pods)
+	if err := validateReplicaSets(d, rss); err != nil {
+		return err
+	}
+	return validatePods(pods)
 }
 
+// The rules an InputError can mirror.
+const (
+	ruleSnapshot       = "not a snapshot: a state read from one apiserver cannot hold this"
+	ruleDefaulting     = "apps/v1 defaulting (SetDefaults_Deployment, SetDefaults_ReplicaSet) always sets it; run deployutil.SetDefaults on objects that never went through an apiserver"
+	ruleObjectMeta     = "apiserver ValidateObjectMeta: a name is required and must be a DNS subdomain"
+	ruleSpec           = "apps/v1 ValidateDeploymentSpec"
+	ruleStrategy       = "apps/v1 ValidateDeploymentStrategy"
+	ruleRollingUpdate  = "apps/v1 ValidateRollingUpdateDeployment"
+	ruleDeployStatus   = "apps/v1 ValidateDeploymentStatus"
+	ruleReplicaSetSpec = "apps/v1 ValidateReplicaSetSpec"
+	ruleRSStatus       = "apps/v1 ValidateReplicaSetStatus"
+	ruleDNSSubdomain   = "apiserver ValidateObjectMeta (ValidateDeploymentName: a DNS subdomain)"
+)
+
 // isPercent reports whether s is digits followed by "%", the only form of
-// percentage an apiserver accepts.
+// percentage an apiserver accepts (IsValidPercent).
 func isPercent(s string) bool {
 	if len(s) < 2 || s[len(s)-1] != '%' {
 		return false
@@ -61,71 +98,71 @@ func isPercent(s string) bool {
 	return true
 }
 
+type badFunc func(field string, kind ErrorKind, value any, detail, rule string) error
+
 func validateDeployment(d *appsv1.Deployment) error {
-	bad := func(field string, kind ErrorKind, value any, detail string) error {
-		return &InputError{Object: objectName(d), Field: field, Kind: kind, Value: value, Detail: detail}
+	bad := func(field string, kind ErrorKind, value any, detail, rule string) error {
+		return &InputError{Object: objectName(d), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
 	}
 	if d.Name == "" {
-		return bad("metadata.name", Required, nil, "a Deployment needs a name")
+		return bad("metadata.name", Required, nil, "a Deployment needs a name", ruleObjectMeta)
 	}
 	if errs := validation.IsDNS1123Subdomain(d.Name); len(errs) > 0 {
-		return bad("metadata.name", Invalid, d.Name, errs[0])
+		return bad("metadata.name", Invalid, d.Name, errs[0], ruleDNSSubdomain)
 	}
 	s := &d.Spec
 	if s.Replicas == nil {
-		return bad("spec.replicas", Required, nil, "set it, or apply deployutil.SetDefaults to objects that never passed an apiserver")
+		return bad("spec.replicas", Required, nil, "not set", ruleDefaulting)
 	}
 	if *s.Replicas < 0 {
-		return bad("spec.replicas", Invalid, *s.Replicas, "must be greater than or equal to 0")
+		return bad("spec.replicas", Invalid, *s.Replicas, "must be greater than or equal to 0", ruleSpec)
 	}
 	if s.Selector == nil {
-		return bad("spec.selector", Required, nil, "a Deployment needs a selector")
+		return bad("spec.selector", Required, nil, "a Deployment needs a selector", ruleSpec)
 	}
 	sel, err := metav1.LabelSelectorAsSelector(s.Selector)
 	if err != nil {
-		return bad("spec.selector", Invalid, metav1.FormatLabelSelector(s.Selector), err.Error())
+		return bad("spec.selector", Invalid, metav1.FormatLabelSelector(s.Selector), err.Error(), ruleSpec+" (invalid label selector)")
 	}
 	if !sel.Matches(labels.Set(s.Template.Labels)) {
-		return bad("spec.template.metadata.labels", Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`")
+		return bad("spec.template.metadata.labels", Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`",
+			"apps/v1 ValidatePodTemplateSpecForReplicaSet")
 	}
 	if s.MinReadySeconds < 0 {
-		return bad("spec.minReadySeconds", Invalid, s.MinReadySeconds, "must be greater than or equal to 0")
+		return bad("spec.minReadySeconds", Invalid, s.MinReadySeconds, "must be greater than or equal to 0", ruleSpec)
 	}
 	if s.RevisionHistoryLimit != nil && *s.RevisionHistoryLimit < 0 {
-		return bad("spec.revisionHistoryLimit", Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0")
+		return bad("spec.revisionHistoryLimit", Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0", ruleSpec)
 	}
 	if p := s.ProgressDeadlineSeconds; p != nil {
 		if *p < 0 {
-			return bad("spec.progressDeadlineSeconds", Invalid, *p, "must be greater than or equal to 0")
+			return bad("spec.progressDeadlineSeconds", Invalid, *p, "must be greater than or equal to 0", ruleSpec)
 		}
 		if *p <= s.MinReadySeconds {
-			return bad("spec.progressDeadlineSeconds", Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds))
+			return bad("spec.progressDeadlineSeconds", Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds), ruleSpec)
 		}
 	}
 	if err := validateStrategy(d, bad); err != nil {
 		return err
 	}
-	if err := validateDeploymentStatus(&d.Status, bad); err != nil {
-		return err
-	}
-	return nil
+	return validateDeploymentStatus(&d.Status, bad)
 }
 
-func validateStrategy(d *appsv1.Deployment, bad func(string, ErrorKind, any, string) error) error {
+func validateStrategy(d *appsv1.Deployment, bad badFunc) error {
 	st := d.Spec.Strategy
 	switch st.Type {
 	case appsv1.RecreateDeploymentStrategyType:
 		if st.RollingUpdate != nil {
-			return bad("spec.strategy.rollingUpdate", Invalid, "set", "may not be specified when strategy `type` is 'Recreate'")
+			return bad("spec.strategy.rollingUpdate", Invalid, "set", "may not be specified when strategy `type` is 'Recreate'", ruleStrategy)
 		}
 		return nil
 	case appsv1.RollingUpdateDeploymentStrategyType:
 	default:
-		return bad("spec.strategy.type", NotSupported, string(st.Type), `supported values: "Recreate", "RollingUpdate"`)
+		return bad("spec.strategy.type", NotSupported, string(st.Type), `supported values: "Recreate", "RollingUpdate"`, ruleStrategy)
 	}
 	ru := st.RollingUpdate
 	if ru == nil {
-		return bad("spec.strategy.rollingUpdate", Required, nil, "a RollingUpdate needs maxSurge and maxUnavailable")
+		return bad("spec.strategy.rollingUpdate", Required, nil, "not set for a RollingUpdate", ruleDefaulting)
 	}
 	for _, f := range []struct {
 		name string
@@ -134,30 +171,27 @@ func validateStrategy(d *appsv1.Deployment, bad func(string, ErrorKind, any, str
 		field := "spec.strategy.rollingUpdate." + f.name
 		switch {
 		case f.v == nil:
-			return bad(field, Required, nil, "set it, or apply deployutil.SetDefaults")
+			return bad(field, Required, nil, "not set for a RollingUpdate", ruleDefaulting)
 		case f.v.Type == intstr.Int && f.v.IntVal < 0:
-			return bad(field, Invalid, f.v.IntVal, "must be greater than or equal to 0")
+			return bad(field, Invalid, f.v.IntVal, "must be greater than or equal to 0", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		case f.v.Type == intstr.String && !isPercent(f.v.StrVal):
-			return bad(field, Invalid, f.v.StrVal, "must be an integer or a percentage like '25%'")
+			return bad(field, Invalid, f.v.StrVal, "must be an integer or a percentage like '25%'", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		case f.v.Type != intstr.Int && f.v.Type != intstr.String:
-			return bad(field, Invalid, f.v.Type, "must be an integer or a percentage")
+			return bad(field, Invalid, f.v.Type, "must be an integer or a percentage", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		}
 	}
 	if rawValue(ru.MaxUnavailable) == 0 && rawValue(ru.MaxSurge) == 0 {
-		return bad("spec.strategy.rollingUpdate.maxUnavailable", Invalid, ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0")
+		return bad("spec.strategy.rollingUpdate.maxUnavailable", Invalid, ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0", ruleRollingUpdate)
 	}
 	if ru.MaxUnavailable.Type == intstr.String && rawValue(ru.MaxUnavailable) > 100 {
-		return bad("spec.strategy.rollingUpdate.maxUnavailable", Invalid, ru.MaxUnavailable.StrVal, "must not be greater than 100%")
-	}
-	surge, _, err := Fenceposts(d)
-	if err != nil || int64(*d.Spec.Replicas)+int64(surge) > math.MaxInt32 {
-		return bad("spec.strategy.rollingUpdate.maxSurge", Overflow, ru.MaxSurge.String(),
-			fmt.Sprintf("replicas (%d) + maxSurge exceeds %d; upstream would wrap around", *d.Spec.Replicas, math.MaxInt32))
+		return bad("spec.strategy.rollingUpdate.maxUnavailable", Invalid, ru.MaxUnavailable.StrVal, "must not be greater than 100%", ruleRollingUpdate+" (IsNotMoreThan100Percent)")
 	}
 	return nil
 }
 
-// rawValue is the number written in an int-or-percent, percent or not.
+// rawValue is the number written in an int-or-percent, percent or not, as
+// the apiserver reads it (strconv.Atoi: digits beyond int64 read as its
+// maximum).
 func rawValue(v *intstr.IntOrString) int64 {
 	if v.Type == intstr.Int {
 		return int64(v.IntVal)
@@ -166,7 +200,7 @@ func rawValue(v *intstr.IntOrString) int64 {
 	return n
 }
 
-func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad func(string, ErrorKind, any, string) error) error {
+func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad badFunc) error {
 	for _, f := range []struct {
 		name string
 		v    int64
@@ -177,21 +211,18 @@ func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad func(string, Error
 		{"collisionCount", deref(s.CollisionCount)},
 	} {
 		if f.v < 0 {
-			return bad("status."+f.name, Invalid, f.v, "must be greater than or equal to 0")
+			return bad("status."+f.name, Invalid, f.v, "must be greater than or equal to 0", ruleDeployStatus)
 		}
-	}
-	if s.CollisionCount != nil && *s.CollisionCount == math.MaxInt32 {
-		return bad("status.collisionCount", Overflow, *s.CollisionCount, "a further hash collision would wrap it around")
 	}
 	switch {
 	case s.UpdatedReplicas > s.Replicas:
-		return bad("status.updatedReplicas", Invalid, s.UpdatedReplicas, "cannot be greater than status.replicas")
+		return bad("status.updatedReplicas", Invalid, s.UpdatedReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.ReadyReplicas > s.Replicas:
-		return bad("status.readyReplicas", Invalid, s.ReadyReplicas, "cannot be greater than status.replicas")
+		return bad("status.readyReplicas", Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.AvailableReplicas > s.Replicas:
-		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than status.replicas")
+		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.AvailableReplicas > s.ReadyReplicas:
-		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas")
+		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleDeployStatus)
 	}
 	return nil
 }
@@ -203,53 +234,33 @@ func deref(p *int32) int64 {
 	return int64(*p)
 }
 
-func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) error {
+func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
 	names := make(map[string]struct{}, len(rss))
-	uids := make(map[types.UID]*appsv1.ReplicaSet, len(rss))
-	var sums [5]int64 // spec, status, ready, available, terminating
+	uids := make(map[types.UID]struct{}, len(rss))
 	for i, rs := range rss {
 		if rs == nil {
-			return &InputError{Object: fmt.Sprintf("ReplicaSet #%d", i), Field: "replicaSets", Kind: Required, Detail: "nil ReplicaSet in the state"}
+			return &InputError{Object: fmt.Sprintf("ReplicaSet #%d", i), Field: "replicaSets", Kind: Required, Detail: "nil ReplicaSet in the state", Rule: ruleSnapshot}
 		}
 		if err := validateReplicaSet(d, rs, i, names, uids); err != nil {
 			return err
 		}
-		names[rs.Name], uids[rs.UID] = struct{}{}, rs
-		for j, v := range [5]int64{int64(*rs.Spec.Replicas), int64(rs.Status.Replicas), int64(rs.Status.ReadyReplicas),
-			int64(rs.Status.AvailableReplicas), deref(rs.Status.TerminatingReplicas)} {
-			sums[j] += v
-			if sums[j] > math.MaxInt32 {
-				field := [5]string{"spec.replicas", "status.replicas", "status.readyReplicas", "status.availableReplicas", "status.terminatingReplicas"}[j]
-				return &InputError{Object: rsObject(rs, i), Field: field, Kind: Overflow, Value: sums[j],
-					Detail: "the sum over the ReplicaSets exceeds int32; upstream would wrap around"}
-			}
-		}
-	}
-	for uid, list := range pods {
-		rs := uids[uid]
-		if rs == nil {
-			return &InputError{Object: "Pods", Field: "pods[" + string(uid) + "]", Kind: Invalid, Value: string(uid),
-				Detail: "pods are keyed by the UID of their controlling ReplicaSet, and no ReplicaSet in the state has this UID"}
-		}
-		for i, p := range list {
-			if p == nil {
-				return &InputError{Object: "Pods", Field: fmt.Sprintf("pods[%s][%d]", uid, i), Kind: Required, Detail: "nil pod in the state"}
-			}
-			ref := metav1.GetControllerOfNoCopy(p)
-			if ref == nil || ref.Kind != "ReplicaSet" || ref.UID != uid || ref.Name != rs.Name || p.Namespace != rs.Namespace {
-				return &InputError{Object: "Pod " + p.Namespace + "/" + p.Name, Field: "metadata.ownerReferences", Kind: Invalid, Value: ownerString(ref),
-					Detail: fmt.Sprintf("the pod is listed under ReplicaSet %s/%s (UID %s) but is not controlled by it", rs.Namespace, rs.Name, uid)}
-			}
-		}
+		names[rs.Name], uids[rs.UID] = struct{}{}, struct{}{}
 	}
 	return nil
 }
 
-func ownerString(ref *metav1.OwnerReference) string {
-	if ref == nil {
-		return "no controller"
+// validatePods refuses a nil pod: the only thing about pods that cannot be
+// a snapshot and that the sync would trip on. Which pods count, and for
+// which ReplicaSet, is decided by their controller reference (see [PodMap]).
+func validatePods(pods map[types.UID][]*corev1.Pod) error {
+	for uid, list := range pods {
+		for i, p := range list {
+			if p == nil {
+				return &InputError{Object: "Pods", Field: fmt.Sprintf("pods[%s][%d]", uid, i), Kind: Required, Detail: "nil pod in the state", Rule: ruleSnapshot}
+			}
+		}
 	}
-	return fmt.Sprintf("%s %s (UID %s)", ref.Kind, ref.Name, ref.UID)
+	return nil
 }
 
 func rsObject(rs *appsv1.ReplicaSet, i int) string {
@@ -261,59 +272,50 @@ func rsObject(rs *appsv1.ReplicaSet, i int) string {
 
 // validateReplicaSet checks one ReplicaSet; names and uids hold those of the
 // ReplicaSets before it.
-func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, names map[string]struct{}, uids map[types.UID]*appsv1.ReplicaSet) error {
-	bad := func(field string, kind ErrorKind, value any, detail string) error {
-		return &InputError{Object: rsObject(rs, i), Field: field, Kind: kind, Value: value, Detail: detail}
+func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, names map[string]struct{}, uids map[types.UID]struct{}) error {
+	bad := func(field string, kind ErrorKind, value any, detail, rule string) error {
+		return &InputError{Object: rsObject(rs, i), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
 	}
 	_, dupName := names[rs.Name]
 	_, dupUID := uids[rs.UID]
 	switch {
 	case rs.Name == "":
-		return bad("metadata.name", Required, nil, "a ReplicaSet needs a name")
+		return bad("metadata.name", Required, nil, "a ReplicaSet needs a name", ruleObjectMeta)
 	case dupName:
-		return bad("metadata.name", Duplicate, rs.Name, "two ReplicaSets in the state have this name")
+		return bad("metadata.name", Duplicate, rs.Name, "two ReplicaSets in the state have this name", ruleSnapshot)
 	case dupUID:
-		return bad("metadata.uid", Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID")
+		return bad("metadata.uid", Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID", ruleSnapshot)
 	case rs.Namespace != d.Namespace:
-		return bad("metadata.namespace", Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace))
+		return bad("metadata.namespace", Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace), ruleSnapshot)
 	case rs.Spec.Replicas == nil:
-		return bad("spec.replicas", Required, nil, "set it, or apply deployutil.SetDefaults")
+		return bad("spec.replicas", Required, nil, "not set", ruleDefaulting)
 	case *rs.Spec.Replicas < 0:
-		return bad("spec.replicas", Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0")
+		return bad("spec.replicas", Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0", ruleReplicaSetSpec)
 	}
-	if err := validateReplicaSetStatus(&rs.Status, bad); err != nil {
-		return err
-	}
-	if v, ok := rs.Annotations[DesiredReplicasAnnotation]; ok {
-		if n, err := strconv.Atoi(v); err == nil && (n > math.MaxInt32 || n < math.MinInt32) {
-			return bad("metadata.annotations["+DesiredReplicasAnnotation+"]", Overflow, v, "does not fit an int32; upstream would wrap it around")
-		}
-	}
-	if rev, err := Revision(rs); err == nil && rev == math.MaxInt64 {
-		return bad("metadata.annotations["+RevisionAnnotation+"]", Overflow, rs.Annotations[RevisionAnnotation], "the next revision would overflow int64")
-	}
-	return nil
+	return validateReplicaSetStatus(&rs.Status, bad)
 }
 
-func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad func(string, ErrorKind, any, string) error) error {
+// validateReplicaSetStatus mirrors ValidateReplicaSetStatus for the fields
+// the sync reads (fullyLabeledReplicas is not one of them).
+func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad badFunc) error {
 	for _, f := range []struct {
 		name string
 		v    int64
 	}{
-		{"replicas", int64(s.Replicas)}, {"fullyLabeledReplicas", int64(s.FullyLabeledReplicas)}, {"readyReplicas", int64(s.ReadyReplicas)},
-		{"availableReplicas", int64(s.AvailableReplicas)}, {"terminatingReplicas", deref(s.TerminatingReplicas)}, {"observedGeneration", s.ObservedGeneration},
+		{"replicas", int64(s.Replicas)}, {"readyReplicas", int64(s.ReadyReplicas)}, {"availableReplicas", int64(s.AvailableReplicas)},
+		{"terminatingReplicas", deref(s.TerminatingReplicas)}, {"observedGeneration", s.ObservedGeneration},
 	} {
 		if f.v < 0 {
-			return bad("status."+f.name, Invalid, f.v, "must be greater than or equal to 0")
+			return bad("status."+f.name, Invalid, f.v, "must be greater than or equal to 0", ruleRSStatus)
 		}
 	}
 	switch {
 	case s.ReadyReplicas > s.Replicas:
-		return bad("status.readyReplicas", Invalid, s.ReadyReplicas, "cannot be greater than status.replicas")
+		return bad("status.readyReplicas", Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleRSStatus)
 	case s.AvailableReplicas > s.Replicas:
-		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than status.replicas")
+		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleRSStatus)
 	case s.AvailableReplicas > s.ReadyReplicas:
-		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas")
+		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleRSStatus)
 	}
 	return nil
 }

@@ -48,8 +48,9 @@ func validState() (*appsv1.Deployment, []*appsv1.ReplicaSet, map[types.UID][]*co
 	return d, []*appsv1.ReplicaSet{rs}, map[types.UID][]*corev1.Pod{"rs-uid": {pod}}
 }
 
-// TestValidate has one row per problem Validate reports: the object and
-// field named, the kind, and whether it is an overflow.
+// TestValidate has one row per problem Validate reports (the object and
+// field named, the kind, and a rule named in the message), and rows for
+// states an apiserver accepts, which Validate accepts too.
 func TestValidate(t *testing.T) {
 	type state struct {
 		d    *appsv1.Deployment
@@ -67,13 +68,12 @@ func TestValidate(t *testing.T) {
 	str := func(v string) *intstr.IntOrString { return ptr.To(intstr.FromString(v)) }
 	num := func(v int32) *intstr.IntOrString { return ptr.To(intstr.FromInt32(v)) }
 	tests := []struct {
-		name         string
-		mutate       func(s *state)
-		wantObject   string // "" means no error
-		wantField    string
-		wantKind     deployutil.ErrorKind
-		wantOverflow bool
-		reason       string
+		name       string
+		mutate     func(s *state)
+		wantObject string // "" means no error
+		wantField  string
+		wantKind   deployutil.ErrorKind
+		reason     string
 	}{
 		{name: "valid", mutate: func(*state) {}, reason: "a state an apiserver holds passes"},
 		{name: "selecting all", mutate: func(s *state) {
@@ -157,14 +157,14 @@ func TestValidate(t *testing.T) {
 		{name: "replicas + maxSurge overflow", mutate: func(s *state) {
 			s.d.Spec.Replicas = ptr.To[int32](math.MaxInt32)
 			s.d.Spec.Strategy.RollingUpdate.MaxSurge = num(1)
-		}, wantObject: "Deployment default/web", wantField: "spec.strategy.rollingUpdate.maxSurge", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "deviation: upstream's int32 wraps around"},
+		}, reason: "the apiserver accepts it; upstream's int32 sum wraps and Sync does the same"},
 		{name: "maxSurge percentage overflow", mutate: func(s *state) {
 			s.d.Spec.Replicas = ptr.To[int32](math.MaxInt32 / 2)
 			s.d.Spec.Strategy.RollingUpdate.MaxSurge = str("300%")
-		}, wantObject: "Deployment default/web", wantField: "spec.strategy.rollingUpdate.maxSurge", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "a surge that alone exceeds int32"},
-
+		}, reason: "the apiserver accepts any digits before %; the surge keeps its low 32 bits, as upstream's"},
+		{name: "maxSurge percentage beyond int", mutate: func(s *state) {
+			s.d.Spec.Strategy.RollingUpdate.MaxSurge = str("99999999999999999999%")
+		}, reason: "the apiserver accepts it (IsValidPercent is a pattern); upstream's sync errors on it, and so does Sync's plan"},
 		{name: "negative observedGeneration", mutate: func(s *state) { s.d.Status.ObservedGeneration = -1 },
 			wantObject: "Deployment default/web", wantField: "status.observedGeneration", wantKind: deployutil.Invalid, reason: "status counts are ≥ 0"},
 		{name: "negative status replicas", mutate: func(s *state) { s.d.Status.Replicas = -1 },
@@ -182,8 +182,7 @@ func TestValidate(t *testing.T) {
 		{name: "negative collisionCount", mutate: func(s *state) { s.d.Status.CollisionCount = ptr.To[int32](-1) },
 			wantObject: "Deployment default/web", wantField: "status.collisionCount", wantKind: deployutil.Invalid, reason: "status counts are ≥ 0"},
 		{name: "collisionCount at MaxInt32", mutate: func(s *state) { s.d.Status.CollisionCount = ptr.To[int32](math.MaxInt32) },
-			wantObject: "Deployment default/web", wantField: "status.collisionCount", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "deviation: one more collision would wrap to −2³¹ upstream"},
+			reason: "ValidateDeploymentStatus accepts it; a further collision wraps to −2³¹ as upstream's"},
 		{name: "updated above replicas", mutate: func(s *state) { s.d.Status.UpdatedReplicas = 4 },
 			wantObject: "Deployment default/web", wantField: "status.updatedReplicas", wantKind: deployutil.Invalid, reason: "a subset cannot exceed the whole"},
 		{name: "ready above replicas", mutate: func(s *state) { s.d.Status.ReadyReplicas = 4 },
@@ -210,7 +209,7 @@ func TestValidate(t *testing.T) {
 		{name: "negative RS status replicas", mutate: func(s *state) { second(s).Status.Replicas = -1 },
 			wantObject: "ReplicaSet default/web-2", wantField: "status.replicas", wantKind: deployutil.Invalid, reason: "status counts are ≥ 0"},
 		{name: "negative RS fullyLabeledReplicas", mutate: func(s *state) { second(s).Status.FullyLabeledReplicas = -1 },
-			wantObject: "ReplicaSet default/web-2", wantField: "status.fullyLabeledReplicas", wantKind: deployutil.Invalid, reason: "status counts are ≥ 0"},
+			reason: "the apiserver refuses it, but the sync never reads fullyLabeledReplicas: accepting more is allowed"},
 		{name: "negative RS readyReplicas", mutate: func(s *state) { second(s).Status.ReadyReplicas = -1 },
 			wantObject: "ReplicaSet default/web-2", wantField: "status.readyReplicas", wantKind: deployutil.Invalid, reason: "status counts are ≥ 0"},
 		{name: "negative RS availableReplicas", mutate: func(s *state) { second(s).Status.AvailableReplicas = -1 },
@@ -230,36 +229,32 @@ func TestValidate(t *testing.T) {
 			rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas = 2, 1, 2
 		}, wantObject: "ReplicaSet default/web-2", wantField: "status.availableReplicas", wantKind: deployutil.Invalid, reason: "available pods are ready pods"},
 		{name: "desired-replicas above int32", mutate: func(s *state) { s.rss[0].Annotations[deployutil.DesiredReplicasAnnotation] = "2147483648" },
-			wantObject: "ReplicaSet default/web-1", wantField: "metadata.annotations[" + deployutil.DesiredReplicasAnnotation + "]", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "deviation: upstream's IsSaturated truncates it to int32"},
+			reason: "annotations are free-form strings; upstream's own parsers read it"},
 		{name: "desired-replicas below int32", mutate: func(s *state) { s.rss[0].Annotations[deployutil.DesiredReplicasAnnotation] = "-2147483649" },
-			wantObject: "ReplicaSet default/web-1", wantField: "metadata.annotations[" + deployutil.DesiredReplicasAnnotation + "]", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "deviation: the same, negative"},
+			reason: "annotations are free-form strings"},
+		{name: "desired-replicas with sign and spaces", mutate: func(s *state) { s.rss[0].Annotations[deployutil.DesiredReplicasAnnotation] = " +5" },
+			reason: "annotations are free-form strings"},
 		{name: "revision at MaxInt64", mutate: func(s *state) { s.rss[0].Annotations[deployutil.RevisionAnnotation] = "9223372036854775807" },
-			wantObject: "ReplicaSet default/web-1", wantField: "metadata.annotations[" + deployutil.RevisionAnnotation + "]", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "deviation: the next revision would wrap to a negative number upstream"},
+			reason: "annotations are free-form strings; the next revision wraps as upstream's"},
 		{name: "spec sum overflow", mutate: func(s *state) { second(s).Spec.Replicas = ptr.To[int32](math.MaxInt32) },
-			wantObject: "ReplicaSet default/web-2", wantField: "spec.replicas", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "deviation: 3 + MaxInt32 wraps in upstream's int32 sums"},
-		{name: "status sum overflow", mutate: func(s *state) { second(s).Status.Replicas = math.MaxInt32 },
-			wantObject: "ReplicaSet default/web-2", wantField: "status.replicas", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "deviation: the sum of status.replicas wraps upstream"},
+			reason: "each ReplicaSet is valid on its own; the sums wrap as upstream's"},
+		{name: "status sum overflow", mutate: func(s *state) {
+			rs := second(s)
+			rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas = math.MaxInt32, math.MaxInt32, math.MaxInt32
+		}, reason: "each status is valid on its own; the sums wrap as upstream's"},
 		{name: "terminating sum overflow", mutate: func(s *state) {
 			s.rss[0].Status.TerminatingReplicas = ptr.To[int32](1)
 			second(s).Status.TerminatingReplicas = ptr.To[int32](math.MaxInt32)
-		},
-			wantObject: "ReplicaSet default/web-2", wantField: "status.terminatingReplicas", wantKind: deployutil.Overflow, wantOverflow: true,
-			reason: "deviation: the terminating sum wraps upstream"},
-		{name: "pods of an unknown ReplicaSet", mutate: func(s *state) { s.pods["nobody"] = []*corev1.Pod{} },
-			wantObject: "Pods", wantField: "pods[nobody]", wantKind: deployutil.Invalid, reason: "pods are keyed by the UID of a ReplicaSet in the state"},
+		}, reason: "each status is valid on its own; the sum wraps as upstream's"},
+		{name: "pods of an unknown ReplicaSet", mutate: func(s *state) {
+			s.pods["nobody"] = []*corev1.Pod{{ObjectMeta: metav1.ObjectMeta{Name: "stray", Namespace: "default"}}}
+		}, reason: "upstream's pod map holds the pods of the claimed ReplicaSets only; these are ignored"},
 		{name: "nil pod", mutate: func(s *state) { s.pods["rs-uid"] = append(s.pods["rs-uid"], nil) },
 			wantObject: "Pods", wantField: "pods[rs-uid][1]", wantKind: deployutil.Required, reason: "no nil entries"},
 		{name: "pod of another ReplicaSet", mutate: func(s *state) { s.pods["rs-uid"][0].OwnerReferences[0].UID = "rs-uid-other" },
-			wantObject: "Pod default/web-1-a", wantField: "metadata.ownerReferences", wantKind: deployutil.Invalid,
-			reason: "listed under web-1 but controlled by another UID"},
+			reason: "not one of web-1's pods, as upstream's index by controller reference would have it; ignored"},
 		{name: "pod of another controller", mutate: func(s *state) { s.pods["rs-uid"][0].OwnerReferences = nil },
-			wantObject: "Pod default/web-1-a", wantField: "metadata.ownerReferences", wantKind: deployutil.Invalid,
-			reason: "a pod listed under a ReplicaSet must be controlled by it, as upstream's pod index finds them"},
+			reason: "a pod without a controller is in no ReplicaSet's pod list; ignored"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -285,8 +280,8 @@ func TestValidate(t *testing.T) {
 			if !errors.Is(err, deployutil.ErrInvalidInput) {
 				t.Errorf("errors.Is(err, ErrInvalidInput) = false")
 			}
-			if got := errors.Is(err, deployutil.ErrOverflow); got != tt.wantOverflow {
-				t.Errorf("errors.Is(err, ErrOverflow) = %v, want %v", got, tt.wantOverflow)
+			if ie.Rule == "" || !strings.Contains(err.Error(), ie.Rule) {
+				t.Errorf("the error names no rule it mirrors, or does not show it: %v", err)
 			}
 			if ie.Object != tt.wantObject || ie.Field != tt.wantField || ie.Kind != tt.wantKind {
 				t.Errorf("got %q %q %q, want %q %q %q (%s)\nerror: %v", ie.Object, ie.Field, ie.Kind, tt.wantObject, tt.wantField, tt.wantKind, tt.reason, err)
@@ -341,6 +336,8 @@ func TestInputErrorMessage(t *testing.T) {
 			want: "x: f: invalid -1: d", reason: "a pointer prints its value"},
 		{name: "nil int32 pointer", err: &deployutil.InputError{Object: "x", Field: "f", Kind: deployutil.Invalid, Value: (*int32)(nil), Detail: "d"},
 			want: "x: f: invalid <nil>: d", reason: "a nil pointer prints as <nil>"},
+		{name: "rule", err: &deployutil.InputError{Object: "x", Field: "f", Kind: deployutil.Invalid, Value: int32(-1), Detail: "d", Rule: "apps/v1 ValidateDeploymentSpec"},
+			want: "x: f: invalid -1: d [apps/v1 ValidateDeploymentSpec]", reason: "the rule follows in brackets"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

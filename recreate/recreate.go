@@ -30,12 +30,13 @@ func ScaleDownOld(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []deployutil.S
 // order:
 //
 //  1. Any old ReplicaSet reporting status.replicas > 0: true.
-//  2. Any pod of an old ReplicaSet (pods are keyed by the UID of their
-//     controlling ReplicaSet) whose phase is not Failed or Succeeded: true.
-//     The phase alone decides: a terminating pod still Running counts, and
-//     so does a pod in phase Unknown or with no phase.
+//  2. Any pod of an old ReplicaSet whose phase is not Failed or Succeeded:
+//     true. The phase alone decides: a terminating pod still Running
+//     counts, and so does a pod in phase Unknown or with no phase.
 //
-// Pods of ReplicaSets not in old are not looked at.
+// pods must be upstream's pod map, as [deployutil.PodMap] builds it from
+// the claimed ReplicaSets: pods[rs.UID] holds the pods rs controls. Pods
+// under other keys are not looked at.
 func OldPodsRunning(old []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (bool, string) {
 	if n := deployutil.StatusReplicas(old); n > 0 {
 		return true, fmt.Sprintf("old ReplicaSets still report %d pods", n)

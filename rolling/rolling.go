@@ -56,31 +56,35 @@ func growReason(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1
 // error: an old ReplicaSet reporting more available replicas than its spec
 // (status lagging a scale-down) stops phase 2 where it is — the writes
 // decided so far stand — skips phase 3, and reports scaled false.
+//
+// The arithmetic is upstream's, in int32: sums of ReplicaSet sizes, the room
+// and the total scaled down wrap around above 2³¹−1 (a wrapped total that
+// comes out negative reports scaled false, as upstream's).
 func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (scales []deployutil.Scale, scaled bool) {
 	if deployutil.SpecReplicas(activeOld) == 0 {
 		return nil, false
 	}
-	minAvailable := int64(*d.Spec.Replicas - deployutil.MaxUnavailable(d))
-	newUnavailable := int64(*newRS.Spec.Replicas) - int64(newRS.Status.AvailableReplicas)
-	room := int64(deployutil.SpecReplicas(allRSs)) - minAvailable - newUnavailable
+	minAvailable := *d.Spec.Replicas - deployutil.MaxUnavailable(d)
+	newUnavailable := *newRS.Spec.Replicas - newRS.Status.AvailableReplicas
+	room := deployutil.SpecReplicas(allRSs) - minAvailable - newUnavailable
 	if room <= 0 {
 		return nil, false
 	}
 	old := deployutil.SortedByCreation(activeOld)
-	var cleaned int64
+	var cleaned int32
 	for i, rs := range old {
 		if cleaned >= room {
 			break
 		}
-		spec, avail := int64(*rs.Spec.Replicas), int64(rs.Status.AvailableReplicas)
+		spec, avail := *rs.Spec.Replicas, rs.Status.AvailableReplicas
 		if spec == 0 || spec == avail {
 			continue
 		}
 		n := min(room-cleaned, spec-avail)
-		if n < 0 {
+		if spec-n > spec {
 			return scales, false
 		}
-		s, ok := deployutil.ScaleReplicaSet(rs, int32(spec-n), d, false, fmt.Sprintf(
+		s, ok := deployutil.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
 			"scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go",
 			rs.Name, spec, spec-n, spec-avail, room))
 		if ok {
@@ -89,22 +93,22 @@ func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 		}
 		cleaned += n
 	}
-	available := int64(deployutil.AvailableReplicas(append(old[:len(old):len(old)], newRS)))
+	available := deployutil.AvailableReplicas(append(old[:len(old):len(old)], newRS))
 	if available <= minAvailable {
 		return scales, cleaned > 0
 	}
 	budget := available - minAvailable
-	var shrunk int64
+	var shrunk int32
 	for _, rs := range deployutil.SortedByCreation(old) {
 		if shrunk >= budget {
 			break
 		}
-		spec := int64(*rs.Spec.Replicas)
+		spec := *rs.Spec.Replicas
 		if spec == 0 {
 			continue
 		}
 		n := min(spec, budget-shrunk)
-		s, ok := deployutil.ScaleReplicaSet(rs, int32(spec-n), d, false, fmt.Sprintf(
+		s, ok := deployutil.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
 			"scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)",
 			rs.Name, spec, spec-n, available, minAvailable, *d.Spec.Replicas, deployutil.MaxUnavailable(d)))
 		if ok {

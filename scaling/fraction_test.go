@@ -1,6 +1,8 @@
 package scaling
 
 import (
+	"math"
+	"runtime"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -24,6 +26,7 @@ func TestFraction(t *testing.T) {
 		surge          int32
 		size           int32
 		maxAnnotation  *string
+		fixes          Fixes
 		want           int32
 		reason         string
 	}{
@@ -45,8 +48,14 @@ func TestFraction(t *testing.T) {
 			reason: "upstream: 6 × 10/12 − 6"},
 		{name: "down by about 1/6 with surge", replicas: 100, surge: 10, size: 50, maxAnnotation: ptr.To("130"), want: -8,
 			reason: "upstream: round(50 × 110/130) − 50 = 42 − 50"},
-		{name: "product beyond int32", replicas: 100000, size: 50000, maxAnnotation: ptr.To("50000"), want: 50000,
-			reason: "deviation: 50000 × 100000 overflows upstream's int32 product; computed in 64 bits it doubles the ReplicaSet"},
+		{name: "product beyond int32", replicas: 100000, size: 50000, maxAnnotation: ptr.To("50000"), want: -35899,
+			reason: "upstream (GetReplicaSetProportion run on it): 50000 × 100000 wraps to 705032704 in int32; round(705032704/50000) − 50000"},
+		{name: "product beyond int32, scaling down", replicas: 50000, size: 50000, maxAnnotation: ptr.To("40000"), want: -94874,
+			reason: "upstream (GetReplicaSetProportion run on it): 50000 × 50000 wraps to −1794967296; round(−1794967296/40000) − 50000"},
+		{name: "product beyond int32, fixed", replicas: 100000, size: 50000, maxAnnotation: ptr.To("50000"), fixes: Fixes{ProportionalOverflow: true}, want: 50000,
+			reason: "FixProportionalOverflow: in 64 bits, 50000 × 100000/50000 − 50000 doubles the ReplicaSet"},
+		{name: "quotient beyond int32, fixed", replicas: math.MaxInt32 - 1, size: math.MaxInt32 - 1, maxAnnotation: ptr.To("1"), fixes: Fixes{ProportionalOverflow: true}, want: 1,
+			reason: "FixProportionalOverflow: (2³¹−2)² / 1 is above 2³¹−1 and counts as 2³¹−1; minus the size 2³¹−2 leaves 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,9 +75,48 @@ func TestFraction(t *testing.T) {
 			}
 			frozen := testutil.Freeze(t, d, rs)
 			defer frozen.Check(t)
-			if got := fraction(rs, d); got != tt.want {
+			if got := fraction(rs, d, tt.fixes); got != tt.want {
 				t.Errorf("fraction = %d, want %d (%s)", got, tt.want, tt.reason)
 			}
 		})
 	}
 }
+
+// TestRoundToInt32 pins the conversion of upstream's int32(math.Round(x))
+// to what Go's amd64 code gives (CVTTSD2SL: −2³¹ for NaN and anything out
+// of range), values observed with a program run on amd64.
+func TestRoundToInt32(t *testing.T) {
+	tests := []struct {
+		x      float64
+		want   int32
+		reason string
+	}{
+		{2.5, 3, "half away from zero, as math.Round"},
+		{-2.5, -3, "half away from zero, negative"},
+		{2147483647, math.MaxInt32, "the largest int32 converts as is"},
+		{2147483647.4, math.MaxInt32, "rounds down to the largest int32"},
+		{2147483647.5, math.MinInt32, "rounds to 2³¹, out of range: amd64 gives −2³¹"},
+		{3e9, math.MinInt32, "out of range: amd64 gives −2³¹ (not the low 32 bits)"},
+		{4294967299, math.MinInt32, "out of range: amd64 gives −2³¹"},
+		{-2147483648, math.MinInt32, "the smallest int32 converts as is"},
+		{-2147483649, math.MinInt32, "out of range below: −2³¹"},
+		{math.Inf(1), math.MinInt32, "+Inf: −2³¹"},
+		{math.NaN(), math.MinInt32, "NaN: −2³¹"},
+	}
+	for _, tt := range tests {
+		if got := roundToInt32(tt.x); got != tt.want {
+			t.Errorf("roundToInt32(%v) = %d, want %d (%s)", tt.x, got, tt.want, tt.reason)
+		}
+		if runtime.GOARCH == "amd64" {
+			if native := nativeRoundToInt32(tt.x); native != tt.want {
+				t.Errorf("on amd64 int32(math.Round(%v)) = %d, the table says %d", tt.x, native, tt.want)
+			}
+		}
+	}
+}
+
+// nativeRoundToInt32 is upstream's expression itself, kept out of line so
+// the compiler converts at run time.
+//
+//go:noinline
+func nativeRoundToInt32(x float64) int32 { return int32(math.Round(x)) }

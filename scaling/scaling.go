@@ -173,8 +173,10 @@ type Share struct {
 // maximum), and the shares come in that order. When no old ReplicaSet has
 // an unavailable replica, nothing changes.
 //
-// The product size × newMax is computed in 64 bits; upstream multiplies in
-// 32 bits and wraps around above 2³¹ (for example 50000 × 50000).
+// All of it is upstream's int32 arithmetic: the sums, replicas+maxSurge and
+// the product size × newMax wrap around above 2³¹−1 (50000 × 50000 gives
+// −1794967296, and shares that make no sense), unless fixes.ProportionalOverflow
+// is set, which computes the product in 64 bits (see [fraction]).
 func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []Share {
 	active := deployutil.FilterActive(append(old[:len(old):len(old)], newRS))
 	replicas := *d.Spec.Replicas
@@ -185,7 +187,7 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 	current := deployutil.SpecReplicas(active)
 	toAdd := allowed - current
 	if fixes.UnhealthyFirst && toAdd < 0 && replicas > 0 {
-		if shares, ok := unhealthyFirst(d, newRS, active, current, allowed, toAdd); ok {
+		if shares, ok := unhealthyFirst(d, newRS, active, current, allowed, toAdd, fixes); ok {
 			return shares
 		}
 	}
@@ -200,7 +202,7 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 	for i, rs := range active {
 		shares[i] = Share{ReplicaSet: rs, Replicas: *rs.Spec.Replicas}
 		if toAdd != 0 {
-			p := proportion(rs, d, toAdd, added)
+			p := proportion(rs, d, toAdd, added, fixes)
 			shares[i].Replicas += p
 			added += p
 		}
@@ -220,7 +222,7 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 // rest is shared by upstream's rules over the reduced sizes. ok is false
 // when no old ReplicaSet has an unavailable replica to give (the shares are
 // then upstream's).
-func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*appsv1.ReplicaSet, current, allowed, toAdd int32) ([]Share, bool) {
+func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*appsv1.ReplicaSet, current, allowed, toAdd int32, fixes Fixes) ([]Share, bool) {
 	var old []*appsv1.ReplicaSet
 	for _, rs := range active {
 		if rs != newRS {
@@ -258,7 +260,7 @@ func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*ap
 	for i, w := range work {
 		shares[i] = Share{ReplicaSet: of[w], Replicas: *w.Spec.Replicas}
 		if rest != 0 {
-			p := proportion(w, d, rest, added)
+			p := proportion(w, d, rest, added, fixes)
 			shares[i].Replicas += p
 			added += p
 		}
@@ -288,11 +290,11 @@ func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*ap
 
 // proportion is how many replicas rs gains (or loses, if negative) when
 // toAdd replicas are spread and added of them are already given out.
-func proportion(rs *appsv1.ReplicaSet, d *appsv1.Deployment, toAdd, added int32) int32 {
+func proportion(rs *appsv1.ReplicaSet, d *appsv1.Deployment, toAdd, added int32, fixes Fixes) int32 {
 	if rs == nil || *rs.Spec.Replicas == 0 || toAdd == 0 || toAdd == added {
 		return 0
 	}
-	f := fraction(rs, d)
+	f := fraction(rs, d, fixes)
 	left := toAdd - added
 	if toAdd > 0 {
 		return min(f, left)
@@ -301,8 +303,14 @@ func proportion(rs *appsv1.ReplicaSet, d *appsv1.Deployment, toAdd, added int32)
 }
 
 // fraction is rs's proportional change if the whole Deployment went from its
-// old maximum to its new one.
-func fraction(rs *appsv1.ReplicaSet, d *appsv1.Deployment) int32 {
+// old maximum to its new one: round(size × newMax / oldMax) − size, rounding
+// half away from zero.
+//
+// As upstream, size × newMax is an int32 product that wraps around above
+// 2³¹−1, and the rounded quotient is converted to int32 as Go does on amd64
+// (see [roundToInt32]). With fixes.ProportionalOverflow the product is
+// computed in 64 bits and a quotient above 2³¹−1 counts as 2³¹−1.
+func fraction(rs *appsv1.ReplicaSet, d *appsv1.Deployment, fixes Fixes) int32 {
 	size := *rs.Spec.Replicas
 	if *d.Spec.Replicas == 0 {
 		return -size
@@ -315,9 +323,23 @@ func fraction(rs *appsv1.ReplicaSet, d *appsv1.Deployment) int32 {
 			return 0
 		}
 	}
-	x := math.Round(float64(int64(size)*int64(newMax)) / float64(oldMax))
-	if x > math.MaxInt32 {
-		x = math.MaxInt32
+	if fixes.ProportionalOverflow {
+		x := math.Round(float64(int64(size)*int64(newMax)) / float64(oldMax))
+		return int32(min(max(x, math.MinInt32), math.MaxInt32)) - size
 	}
-	return int32(x) - size
+	return roundToInt32(float64(size*newMax)/float64(oldMax)) - size
+}
+
+// roundToInt32 is upstream's integer.RoundToInt32, int32(math.Round(x)),
+// with the conversion of a value outside int32 spelled out as Go's amd64
+// code performs it (CVTTSD2SL, which yields −2³¹ for NaN and for anything
+// out of range) instead of left to the platform. The quotient upstream
+// converts always fits (|size × newMax| ≤ 2³¹ in int32 and oldMax ≥ 1), so
+// this only pins down what the Go specification leaves open.
+func roundToInt32(x float64) int32 {
+	r := math.Round(x)
+	if math.IsNaN(r) || r < math.MinInt32 || r > math.MaxInt32 {
+		return math.MinInt32
+	}
+	return int32(r)
 }

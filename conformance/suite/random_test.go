@@ -4,13 +4,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
-	"sync"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/conformance/upstream"
 	"github.com/deploysync/deploysync/internal/gen"
 )
 
@@ -25,6 +28,10 @@ func randomStates() int {
 	}
 	return 20_000
 }
+
+// ciStates is the size of a CI run, from which on every cell the scenarios
+// reach must be reached.
+const ciStates = 20_000
 
 // rapidSource lets rapid make the generator's choices, so a failing state
 // shrinks to a small one.
@@ -41,37 +48,107 @@ func (s *rapidSource) Intn(n int) int {
 	return rapid.IntRange(0, n-1).Draw(s.t, "c"+strconv.Itoa(s.i))
 }
 
-// TestRandomStates compares the two sides on generated valid states, one
-// sync each. States that fall under a deliberate deviation (see
-// gen.Deviation and the README's Fidelity section) are counted by rule and
-// not compared.
+// randomCounts are the tallies of a run.
+type randomCounts struct {
+	accepted, refused  int // by upstream's validation
+	refusedBoth        int // refused by validation and by Sync: counted, not compared
+	syncAcceptsInvalid int // refused by validation, accepted by Sync: compared
+	compared           int
+	excluded           map[string]int
+	why, whyBoth       map[string]int // validation's first refusal, by field: of the states Sync accepts, refuses
+}
+
+// refusal names the field of validation's first error, without indices.
+func refusal(errs field.ErrorList) string {
+	if len(errs) == 0 {
+		return "none"
+	}
+	return indices.ReplaceAllString(errs[0].Field, "") + ": " + string(errs[0].Type)
+}
+
+var indices = regexp.MustCompile(`\[[^]]*\]`)
+
+// TestRandomStates compares the two sides on generated states, one sync
+// each. Every state is first classified by upstream's own validation
+// (upstream.Accepts):
+//
+//   - validation accepts, Sync refuses: a failure — Sync must take every
+//     state an apiserver holds;
+//   - both refuse: counted, not compared;
+//   - Sync accepts: compared with upstream, whatever validation says.
+//
+// States under a deliberate deviation (gen.Deviation, the README's Fidelity
+// section) are counted by rule and not compared. The run prints the coverage
+// table of the compared syncs and, from the CI size on, fails if it misses a
+// cell the scenario suite reaches.
 func TestRandomStates(t *testing.T) {
 	n := randomStates()
 	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	excluded := map[string]int{}
-	compared := 0
+	cnt := randomCounts{excluded: map[string]int{}, why: map[string]int{}, whyBoth: map[string]int{}}
+	cov := Coverage{}
 	rapid.Check(t, func(rt *rapid.T) {
 		c := gen.Valid(&rapidSource{t: rt})
-		if rule := gen.Deviation(c); rule != "" {
-			mu.Lock()
-			excluded[rule]++
-			mu.Unlock()
+		valid, verrs := upstream.Accepts(c.State.Deployment, c.State.ReplicaSets, c.State.Pods)
+		if _, err := deploysync.Sync(c.State, c.Options()...); err != nil {
+			if valid {
+				rt.Fatalf("upstream's validation accepts the state, Sync refuses it: %v\ninput:\n%s", err, StateYAML(c.State))
+			}
+			cnt.refused++
+			cnt.refusedBoth++
+			cnt.whyBoth[refusal(verrs)]++
 			return
 		}
-		if _, err := Compare("random state", c.State, c.TerminatingReplicas); err != nil {
+		if valid {
+			cnt.accepted++
+		} else {
+			cnt.refused++
+			cnt.syncAcceptsInvalid++
+			cnt.why[refusal(verrs)]++
+		}
+		if rule := gen.Deviation(c); rule != "" {
+			cnt.excluded[rule]++
+			return
+		}
+		_, plan, out, err := CompareOutcomes("random state", c.State, c.TerminatingReplicas)
+		if err != nil {
 			rt.Fatal(err)
 		}
-		mu.Lock()
-		compared++
-		mu.Unlock()
+		cnt.compared++
+		cov.Add(Cells(plan, out))
 	})
-	rules := make([]string, 0, len(excluded))
-	for r, k := range excluded {
+	rules := make([]string, 0, len(cnt.excluded))
+	for r, k := range cnt.excluded {
 		rules = append(rules, fmt.Sprintf("%s: %d", r, k))
 	}
 	sort.Strings(rules)
-	t.Logf("random states: %d compared, excluded by rule: %v", compared, rules)
+	want := scenarioCoverage()
+	t.Logf("random states: validation accepted %d, refused %d (of which Sync refused %d, Sync accepted %d); compared %d; excluded by rule: %v",
+		cnt.accepted, cnt.refused, cnt.refusedBoth, cnt.syncAcceptsInvalid, cnt.compared, rules)
+	t.Logf("validation's refusals (first error) of the states Sync accepts: %v; of those Sync refuses too: %v", cnt.why, cnt.whyBoth)
+	t.Logf("coverage (states: compared random states reaching the cell; scenarios: scenarios reaching it):\n%s", cov.Table(want))
+	if missing := cov.Missing(want); len(missing) > 0 {
+		var lines []string
+		for _, x := range missing {
+			lines = append(lines, fmt.Sprintf("%s / %s / %s / %s", x.Branch, x.Write, x.Event, x.End))
+		}
+		msg := fmt.Sprintf("%d cells the scenario suite reaches, no random state reached:\n  %s", len(missing), joinLines(lines))
+		if n >= ciStates {
+			t.Error(msg)
+		} else {
+			t.Log(msg)
+		}
+	}
+}
+
+func joinLines(lines []string) string {
+	out := ""
+	for i, l := range lines {
+		if i > 0 {
+			out += "\n  "
+		}
+		out += l
+	}
+	return out
 }

@@ -3,11 +3,13 @@
 // choices: a fuzzer's bytes, a seeded random generator, or a property-test
 // framework that shrinks failures.
 //
-// [Valid] produces states an apiserver could hold and Sync accepts; [Any]
-// starts from a valid state and may break it, to exercise validation.
+// [Valid] produces states an apiserver could hold (mostly: the conformance
+// suite classifies each with upstream's validation); [Any] starts from such
+// a state and may break it, to exercise validation.
 package gen
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -22,6 +24,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/simulate"
 )
 
 // Source makes the generator's choices.
@@ -93,19 +96,36 @@ type g struct {
 	src Source
 }
 
-func (g g) n(n int) int         { return g.src.Intn(n) }
-func (g g) chance(pct int) bool { return g.src.Intn(100) < pct }
+func (g g) n(n int) int { return g.src.Intn(n) }
+
+// chance is true with pct percent probability for a uniform source; a low
+// draw is false, so a source that favours small numbers (rapid, whose
+// shrinking goes towards 0; a fuzzer's exhausted input) favours the plain
+// state over its features.
+func (g g) chance(pct int) bool { return g.src.Intn(100) >= 100-pct }
 func pick[T any](g g, xs ...T) T {
 	return xs[g.n(len(xs))]
 }
 
-// Valid generates a state an apiserver could hold: every field Sync
-// validates is valid, and none of the overflows Sync refuses can happen.
+// Valid generates a state an apiserver could hold, across the space a real
+// cluster holds: any string in the controller's annotations, sizes and
+// status counts up to 2³¹−1 whose sums overflow int32, collisionCount at
+// its limit, hash collisions on ReplicaSets the same sync adopts or
+// releases, pods a caller's cache can file under a ReplicaSet. A few of its
+// states are not valid (an empty selector, the legacy object upstream keeps
+// a branch for); the conformance suite classifies every state with
+// upstream's validation.
 func Valid(src Source) Case {
 	gg := g{src}
 	d := gg.deployment()
 	c := Case{TerminatingReplicas: gg.chance(80)}
 	c.State = deploysync.State{Deployment: d, Now: Base}
+	if gg.chance(20) {
+		if st, ok := gg.steady(d); ok {
+			c.State = st
+			return c
+		}
+	}
 	nRS := gg.n(16)
 	if gg.chance(30) {
 		nRS = gg.n(4)
@@ -126,8 +146,98 @@ func Valid(src Source) Case {
 	return c
 }
 
+// steady makes the state most syncs see: a Deployment fully rolled out on
+// one ReplicaSet (simulate.Steady), with older ReplicaSets scaled to zero,
+// then maybe changed as users change it — a new image (a rollout starts),
+// a new size (a scaling event).
+func (g g) steady(d *appsv1.Deployment) (deploysync.State, bool) {
+	d = d.DeepCopy()
+	if *d.Spec.Replicas > 1000 {
+		d.Spec.Replicas = ptr.To(int32(g.n(20)))
+	}
+	rev := 1 + g.n(5)
+	if d.Annotations == nil {
+		d.Annotations = map[string]string{}
+	}
+	d.Annotations[deployutil.RevisionAnnotation] = strconv.Itoa(rev)
+	st, err := simulate.Steady(d, Base)
+	if err != nil {
+		return st, false
+	}
+	cur := st.ReplicaSets[0]
+	for r := rev - 1; r >= 1; r-- {
+		old := cur.DeepCopy()
+		tpl := template(fmt.Sprintf("nginx:old%d", r), "old"+strconv.Itoa(r))
+		old.Name, old.UID = d.Name+"-old"+strconv.Itoa(r), types.UID("uid-old"+strconv.Itoa(r))
+		old.Labels = cloneLabels(tpl.Labels)
+		old.Spec.Template, old.Spec.Selector = tpl, &metav1.LabelSelector{MatchLabels: cloneLabels(tpl.Labels)}
+		old.Spec.Replicas = ptr.To[int32](0)
+		old.Status = appsv1.ReplicaSetStatus{ObservedGeneration: 1, TerminatingReplicas: ptr.To[int32](0)}
+		old.Annotations = cloneMap(old.Annotations)
+		old.Annotations[deployutil.RevisionAnnotation] = strconv.Itoa(r)
+		old.CreationTimestamp = metav1.NewTime(Base.Add(-time.Duration(2+r) * time.Hour))
+		st.ReplicaSets = append(st.ReplicaSets, old)
+	}
+	sd := st.Deployment
+	switch g.n(4) {
+	case 0: // as it is: history cleanup, or nothing
+	case 1, 2:
+		sd.Spec.Template = template(otherImage(sd.Spec.Template.Spec.Containers[0].Image), "")
+		sd.Generation++
+		if g.chance(30) {
+			// A status already written since the change: no pod runs
+			// the new template yet.
+			sd.Status.ObservedGeneration, sd.Status.UpdatedReplicas = sd.Generation, 0
+		}
+		// Sometimes the rollout is under way: the controller has synced
+		// once or twice since (its writes applied, the ReplicaSet
+		// controller not yet caught up).
+		for i := g.n(3); i > 0; i-- {
+			p, err := deploysync.Sync(st)
+			if err != nil || p.Err != nil {
+				break
+			}
+			next, err := deploysync.Apply(st, p)
+			if err != nil {
+				break
+			}
+			for j, rs := range next.ReplicaSets {
+				if rs.UID == "" {
+					// Created: the apiserver's metadata.
+					rs = rs.DeepCopy()
+					rs.UID, rs.ResourceVersion, rs.Generation = types.UID("uid-"+rs.Name), strconv.Itoa(300+j), 1
+					rs.CreationTimestamp = metav1.NewTime(Base.Add(-time.Second))
+					next.ReplicaSets[j] = rs
+				}
+			}
+			st = next
+		}
+	case 3:
+		sd.Spec.Replicas = ptr.To(*sd.Spec.Replicas + int32(pick(g, -2, -1, 1, 3)))
+		if *sd.Spec.Replicas < 0 {
+			sd.Spec.Replicas = ptr.To[int32](0)
+		}
+		sd.Generation++
+	}
+	return st, true
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
 var images = []string{"nginx:1", "nginx:2", "nginx:3", "nginx:4"}
 
+// template is a pod template as an apiserver stores it: the defaults of
+// apps/v1 and core/v1 filled in, so that upstream's validation of a
+// Deployment or ReplicaSet accepts it.
 func template(image string, hash string) corev1.PodTemplateSpec {
 	labels := map[string]string{"app": "web"}
 	if hash != "" {
@@ -135,8 +245,38 @@ func template(image string, hash string) corev1.PodTemplateSpec {
 	}
 	return corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: labels},
-		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: image}}},
+		Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{
+				Name: "web", Image: image,
+				TerminationMessagePath:   corev1.TerminationMessagePathDefault,
+				TerminationMessagePolicy: corev1.TerminationMessageReadFile,
+				ImagePullPolicy:          corev1.PullIfNotPresent,
+			}},
+			RestartPolicy:                 corev1.RestartPolicyAlways,
+			TerminationGracePeriodSeconds: ptr.To[int64](corev1.DefaultTerminationGracePeriodSeconds),
+			DNSPolicy:                     corev1.DNSClusterFirst,
+			SecurityContext:               &corev1.PodSecurityContext{},
+			SchedulerName:                 corev1.DefaultSchedulerName,
+		},
 	}
+}
+
+// oddNumbers are values a cluster can hold in the controller's integer
+// annotations (any string passes validation): the limits of int32 and
+// int64 and just beyond, signs, leading zeros, spaces, hex-looking and
+// trailing text, the empty string.
+var oddNumbers = []string{
+	"2147483647", "2147483648", "4294967296", "4294967299", "-2147483648", "-2147483649",
+	"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+	"+5", "-5", "-1", "0", "007", "00", " 5", "5 ", "0x10", "", "abc", "1e3", "4294967296x", "1,2",
+}
+
+// annotation returns typical most of the time and otherwise an odd value.
+func (g g) annotation(typical string, oddPct int) string {
+	if g.chance(oddPct) {
+		return pick(g, oddNumbers...)
+	}
+	return typical
 }
 
 func (g g) replicas() int32 {
@@ -144,7 +284,7 @@ func (g g) replicas() int32 {
 	case 0:
 		return 0
 	case 1:
-		return int32(pick(g, 1000, 5000, 20000, 100000, 1<<30))
+		return int32(pick(g, 1000, 5000, 20000, 100000, 1<<30, math.MaxInt32-1, math.MaxInt32))
 	case 2, 3:
 		return int32(g.n(1001))
 	}
@@ -185,8 +325,9 @@ func (g g) deployment() *appsv1.Deployment {
 		d.Spec.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
 		surge := g.intOrPercent(true)
 		unavailable := g.intOrPercent(surge.String() != "0" && surge.String() != "0%")
-		if replicas > 100000 {
-			// Keep replicas+maxSurge within int32 (Sync refuses more).
+		if replicas > 100000 && !g.chance(10) {
+			// Mostly keep replicas+maxSurge within int32; sometimes not,
+			// since an apiserver does not check the sum.
 			surge = intstr.FromString("25%")
 		}
 		d.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavailable}
@@ -212,7 +353,18 @@ func (g g) deployment() *appsv1.Deployment {
 	}
 	ann := map[string]string{}
 	if g.chance(60) {
-		ann[deployutil.RevisionAnnotation] = strconv.Itoa(g.n(6))
+		ann[deployutil.RevisionAnnotation] = g.annotation(strconv.Itoa(g.n(6)), 8)
+	}
+	// The ReplicaSet annotations on the Deployment: a user's copy, or
+	// leftovers; a new ReplicaSet does not inherit them.
+	if g.chance(4) {
+		ann[deployutil.DesiredReplicasAnnotation] = g.annotation(strconv.Itoa(int(replicas)), 50)
+	}
+	if g.chance(4) {
+		ann[deployutil.MaxReplicasAnnotation] = g.annotation(strconv.Itoa(int(replicas)+1), 50)
+	}
+	if g.chance(3) {
+		ann[deployutil.RevisionHistoryAnnotation] = g.annotation("1,2", 50)
 	}
 	if g.chance(20) {
 		ann["team"] = pick(g, "blue", "red")
@@ -224,7 +376,7 @@ func (g g) deployment() *appsv1.Deployment {
 		ann[deployutil.LastAppliedConfigAnnotation] = "{}"
 	}
 	if g.chance(12) {
-		ann[deployutil.RollbackToAnnotation] = pick(g, "0", "0", "1", "2", "3", "9", "-1", "abc", "")
+		ann[deployutil.RollbackToAnnotation] = g.annotation(pick(g, "0", "0", "1", "2", "3", "9", "-1", "abc", ""), 30)
 	}
 	if len(ann) > 0 || g.chance(50) {
 		d.Annotations = ann
@@ -232,32 +384,62 @@ func (g g) deployment() *appsv1.Deployment {
 	if g.chance(3) {
 		d.Spec.Selector = &metav1.LabelSelector{}
 	}
-	if g.chance(10) {
-		d.Status.CollisionCount = ptr.To(int32(g.n(3)))
+	switch g.n(20) {
+	case 0, 1:
+		d.Status.CollisionCount = ptr.To(int32(g.n(4)))
+	case 2:
+		// At the limit: one more collision wraps around.
+		d.Status.CollisionCount = ptr.To(int32(pick(g, math.MaxInt32-1, math.MaxInt32)))
 	}
 	return d
 }
 
+// Kinds of ReplicaSet that take the name the new ReplicaSet would get.
+const (
+	collideNone       = iota
+	collideOurs       // ours, with the Deployment's template
+	collideOursOther  // ours, another template
+	collideReleased   // ours, labels no longer match: this sync releases it
+	collideAdoptOther // an orphan whose labels match, another template: this sync adopts it
+	collideAdoptSame  // an orphan whose labels match, the Deployment's template
+	collideForeign    // another Deployment's
+	collideOrphanOff  // an orphan whose labels do not match
+)
+
 func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
+	ownImage := d.Spec.Template.Spec.Containers[0].Image
 	image := pick(g, images...)
 	if g.chance(30) {
-		image = d.Spec.Template.Spec.Containers[0].Image
+		image = ownImage
 	}
 	hash := "h" + strconv.Itoa(g.n(1000))
 	name := "web-" + hash
-	tpl := template(image, hash)
-	if g.chance(8) {
-		// The name the new ReplicaSet would get: a collision, or ours.
-		real := deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
-		name = deployutil.ReplicaSetName(d.Name, real)
-		tpl.Labels[deployutil.PodTemplateHashLabel] = real
+	collide := collideNone
+	if g.chance(12) {
+		collide = 1 + g.n(collideOrphanOff)
+		// The name the new ReplicaSet would get.
+		hash = deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+		name = deployutil.ReplicaSetName(d.Name, hash)
+		switch collide {
+		case collideOurs, collideAdoptSame:
+			image = ownImage
+		case collideOursOther, collideAdoptOther:
+			if image == ownImage {
+				image = otherImage(ownImage)
+			}
+		}
 	}
-	if g.chance(5) {
+	tpl := template(image, hash)
+	if collide == collideNone && g.chance(5) {
 		tpl.Labels = map[string]string{"app": "web"} // adopted from elsewhere: no hash label
 	}
 	replicas := int32(0)
 	if g.chance(60) {
 		replicas = int32(g.n(int(min(*d.Spec.Replicas, 1000)) + 3))
+	}
+	if g.chance(3) {
+		// Sizes whose sums overflow int32, as an apiserver lets them be.
+		replicas = int32(pick(g, 1<<30, math.MaxInt32-1, math.MaxInt32))
 	}
 	// Few distinct creation times: ties are common, as with one-second
 	// timestamps.
@@ -273,27 +455,48 @@ func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
 			Template: tpl,
 		},
 	}
-	switch g.n(10) {
-	case 0:
+	ours := []metav1.OwnerReference{deployutil.ControllerRef(d)}
+	foreign := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "other", UID: "other-uid", Controller: ptr.To(true)}}
+	switch collide {
+	case collideNone:
+		switch g.n(10) {
+		case 0:
+			rs.Labels = map[string]string{"app": "other"}
+		case 1:
+			rs.Labels = nil
+		}
+		switch g.n(10) {
+		case 0, 1:
+		case 2:
+			rs.OwnerReferences = foreign
+		case 3:
+			rs.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", UID: "cm-uid"}}
+		case 4:
+			rs.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID}}
+		default:
+			rs.OwnerReferences = ours
+		}
+	case collideOurs, collideOursOther:
+		rs.OwnerReferences = ours
+	case collideReleased:
+		rs.OwnerReferences = ours
+		rs.Labels = map[string]string{"app": pick(g, "moved", "other")}
+	case collideAdoptOther, collideAdoptSame:
+	case collideForeign:
+		rs.OwnerReferences = foreign
+		if g.chance(50) {
+			rs.Labels = map[string]string{"app": "other"}
+		}
+	case collideOrphanOff:
 		rs.Labels = map[string]string{"app": "other"}
-	case 1:
-		rs.Labels = nil
-	}
-	switch g.n(10) {
-	case 0, 1:
-	case 2:
-		rs.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "other", UID: "other-uid", Controller: ptr.To(true)}}
-	case 3:
-		rs.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", UID: "cm-uid"}}
-	case 4:
-		rs.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID}}
-	default:
-		rs.OwnerReferences = []metav1.OwnerReference{deployutil.ControllerRef(d)}
 	}
 	// Status: what the ReplicaSet controller last reported.
 	cur := replicas
 	if g.chance(30) {
-		cur = int32(g.n(int(replicas) + 3))
+		cur = int32(g.n(int(min(replicas, 1<<20)) + 3))
+	}
+	if g.chance(2) {
+		cur = int32(pick(g, 1<<30, math.MaxInt32))
 	}
 	ready := cur
 	if g.chance(40) {
@@ -306,6 +509,8 @@ func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
 	rs.Status = appsv1.ReplicaSetStatus{Replicas: cur, FullyLabeledReplicas: cur, ReadyReplicas: ready, AvailableReplicas: avail}
 	switch g.n(5) {
 	case 0:
+	case 1:
+		rs.Status.ObservedGeneration = rs.Generation + int64(g.n(2)) // ahead, or just caught up
 	default:
 		rs.Status.ObservedGeneration = rs.Generation - int64(g.n(2))
 	}
@@ -313,6 +518,9 @@ func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
 	case 0:
 	default:
 		rs.Status.TerminatingReplicas = ptr.To(int32(g.n(3)))
+		if g.chance(2) {
+			rs.Status.TerminatingReplicas = ptr.To(int32(pick(g, 1<<30, math.MaxInt32)))
+		}
 	}
 	if g.chance(8) {
 		rs.Status.Conditions = []appsv1.ReplicaSetCondition{{Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
@@ -325,7 +533,7 @@ func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
 	switch g.n(10) {
 	case 0:
 	case 1:
-		ann[deployutil.RevisionAnnotation] = pick(g, "abc", "", "99999999999999999999", "-3")
+		ann[deployutil.RevisionAnnotation] = pick(g, oddNumbers...)
 	default:
 		ann[deployutil.RevisionAnnotation] = strconv.Itoa(g.n(8))
 	}
@@ -333,7 +541,7 @@ func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
 	switch g.n(8) {
 	case 0:
 	case 1:
-		ann[deployutil.DesiredReplicasAnnotation] = pick(g, "abc", "-1", "", "4294967296x")
+		ann[deployutil.DesiredReplicasAnnotation] = pick(g, oddNumbers...)
 	case 2, 3:
 		ann[deployutil.DesiredReplicasAnnotation] = strconv.Itoa(int(dr) + pick(g, -2, -1, 1, 2))
 	default:
@@ -342,12 +550,15 @@ func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
 	switch g.n(8) {
 	case 0:
 	case 1:
-		ann[deployutil.MaxReplicasAnnotation] = pick(g, "abc", "0", "-2")
+		ann[deployutil.MaxReplicasAnnotation] = pick(g, oddNumbers...)
 	default:
 		ann[deployutil.MaxReplicasAnnotation] = strconv.Itoa(int(dr) + g.n(4))
 	}
 	if g.chance(10) {
-		ann[deployutil.RevisionHistoryAnnotation] = pick(g, "", "1", "1,2", ",")
+		ann[deployutil.RevisionHistoryAnnotation] = g.annotation(pick(g, "", "1", "1,2", ","), 30)
+	}
+	if g.chance(3) {
+		ann[deployutil.RollbackToAnnotation] = pick(g, oddNumbers...)
 	}
 	if g.chance(10) {
 		ann["team"] = pick(g, "blue", "green")
@@ -364,6 +575,15 @@ func (g g) replicaSet(d *appsv1.Deployment, i int) *appsv1.ReplicaSet {
 	return rs
 }
 
+func otherImage(image string) string {
+	for _, im := range images {
+		if im != image {
+			return im
+		}
+	}
+	return image + "-other"
+}
+
 func cloneLabels(m map[string]string) map[string]string {
 	if m == nil {
 		return nil
@@ -375,8 +595,25 @@ func cloneLabels(m map[string]string) map[string]string {
 	return out
 }
 
+// pods gives some ReplicaSets pods, filed under their UID; sometimes the
+// map also holds what a caller's grouping of a cache can: pods of a
+// ReplicaSet that was deleted (a UID no ReplicaSet has), pods without a
+// controller, pods filed under one ReplicaSet but controlled by another.
 func (g g) pods(rss []*appsv1.ReplicaSet) map[types.UID][]*corev1.Pod {
 	out := map[types.UID][]*corev1.Pod{}
+	newPod := func(name, owner string, uid types.UID, labels map[string]string) *corev1.Pod {
+		p := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: cloneLabels(labels)},
+			Status:     corev1.PodStatus{Phase: pick(g, corev1.PodRunning, corev1.PodPending, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown, "")},
+		}
+		if owner != "" {
+			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: owner, UID: uid, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}}
+		}
+		if g.chance(30) {
+			p.DeletionTimestamp = ptr.To(metav1.NewTime(Base.Add(-time.Second)))
+		}
+		return p
+	}
 	for _, rs := range rss {
 		n := g.n(4)
 		if n == 0 && g.chance(50) {
@@ -384,18 +621,23 @@ func (g g) pods(rss []*appsv1.ReplicaSet) map[types.UID][]*corev1.Pod {
 		}
 		list := []*corev1.Pod{}
 		for j := 0; j < n; j++ {
-			name := rs.Name + "-p" + strconv.Itoa(j)
-			p := &corev1.Pod{
-				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: rs.Namespace, UID: types.UID("uid-" + name), Labels: cloneLabels(rs.Spec.Template.Labels),
-					OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}}},
-				Status: corev1.PodStatus{Phase: pick(g, corev1.PodRunning, corev1.PodPending, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown, "")},
-			}
-			if g.chance(30) {
-				p.DeletionTimestamp = ptr.To(metav1.NewTime(Base.Add(-time.Second)))
-			}
-			list = append(list, p)
+			list = append(list, newPod(rs.Name+"-p"+strconv.Itoa(j), rs.Name, rs.UID, rs.Spec.Template.Labels))
 		}
 		out[rs.UID] = list
+	}
+	if g.chance(15) {
+		// A deleted ReplicaSet's pods.
+		out["uid-web-gone"] = []*corev1.Pod{newPod("web-gone-p0", "web-gone", "uid-web-gone", map[string]string{"app": "web"})}
+	}
+	if len(rss) > 0 && g.chance(15) {
+		// A pod without a controller, filed under some ReplicaSet.
+		rs := rss[g.n(len(rss))]
+		out[rs.UID] = append(out[rs.UID], newPod(rs.Name+"-orphan", "", "", rs.Spec.Template.Labels))
+	}
+	if len(rss) > 1 && g.chance(15) {
+		// A pod filed under one ReplicaSet, controlled by another.
+		a, b := rss[g.n(len(rss))], rss[g.n(len(rss))]
+		out[a.UID] = append(out[a.UID], newPod(b.Name+"-misfiled", b.Name, b.UID, b.Spec.Template.Labels))
 	}
 	return out
 }
@@ -419,10 +661,23 @@ func (g g) deploymentStatus(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 		ready = int32(g.n(int(cur) + 1))
 		avail = int32(g.n(int(ready) + 1))
 	}
+	if cur < 0 || ready < 0 || avail < 0 || g.chance(3) {
+		// The sums wrapped (an apiserver does not check them), or a
+		// status as large as validation allows.
+		cur = int32(pick(g, 1<<30, math.MaxInt32))
+		ready = int32(g.n(int(cur) + 1))
+		avail = pick(g, ready, int32(g.n(int(ready)+1)))
+	}
 	st.ObservedGeneration = d.Generation - int64(g.n(2))
+	if g.chance(5) {
+		st.ObservedGeneration = d.Generation + int64(1+g.n(2)) // ahead of the spec
+	}
 	st.Replicas, st.ReadyReplicas, st.AvailableReplicas = cur, ready, avail
 	st.UpdatedReplicas = int32(g.n(int(cur) + 1))
 	st.UnavailableReplicas = max(*d.Spec.Replicas-avail, 0)
+	if g.chance(3) {
+		st.UnavailableReplicas = int32(pick(g, 0, 1<<30, math.MaxInt32))
+	}
 	if g.chance(70) {
 		st.TerminatingReplicas = ptr.To(int32(g.n(2)))
 	}

@@ -334,6 +334,21 @@ func subtle() []Scenario {
 		add("8.25 released comes back", "a ReplicaSet released for its labels carries the new ReplicaSet's name and template: upstream uses it as the new one",
 			state(d, released))
 	}
+	{
+		d := rolling(3)
+		hash := deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+		adopted := ReplicaSet(RS{Name: "web-" + hash, Image: "nginx:9", Replicas: 1, Current: 1, Ready: 1, Available: 1, Revision: "1", Owner: "orphan", Age: time.Hour})
+		add("8.26 collision on an adopted ReplicaSet", "an orphan whose labels match is adopted in this sync, but it has another template and the new ReplicaSet's name: the create finds it as the cache had it (no controller) and collisionCount goes up",
+			state(d, adopted))
+	}
+	{
+		d := rolling(3)
+		d.Status.CollisionCount = ptr.To[int32](3)
+		hash := deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+		foreign := ReplicaSet(RS{Name: "web-" + hash, Image: "nginx:1", Replicas: 2, Current: 2, Owner: "foreign", Age: time.Hour})
+		add("8.27 collision on another Deployment's ReplicaSet", "the new ReplicaSet's name (collisionCount 3) belongs to another Deployment's ReplicaSet with the same template: a collision, collisionCount 3→4",
+			state(d, foreign))
+	}
 	return out
 }
 
