@@ -21,8 +21,10 @@ const (
 	// maximum (replicas + maxSurge) in int32 before dividing by the old
 	// maximum, so a product above 2³¹−1 (50,000 × 50,000, say) wraps around
 	// and the shares come out wrong, even negative. With the fix the product
-	// is computed in 64 bits. Only scaling events and paused Deployments
-	// whose product exceeds 2³¹−1 decide differently.
+	// is computed in 64 bits (a quotient beyond int32 is clamped to it).
+	// Only proportional scaling (scaling events and paused Deployments) where
+	// some active ReplicaSet's product falls outside int32 decides
+	// differently.
 	FixProportionalOverflow Fix = "ProportionalOverflow"
 
 	// FixStaleDesiredReplicas refreshes a stale desired-replicas annotation

@@ -175,7 +175,9 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 }
 
 func (w *world) reconcile(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) {
-	want := int64(*rs.Spec.Replicas)
+	// Upstream's int32 wrap-around can write a negative size (a real
+	// apiserver would refuse that write); the world runs no pods for it.
+	want := max(int64(*rs.Spec.Replicas), 0)
 	have := int64(len(rp.active))
 	burst := int64(w.cfg.burst)
 	switch {

@@ -717,37 +717,35 @@ func cond(t appsv1.DeploymentConditionType, s corev1.ConditionStatus, reason, ms
 	return appsv1.DeploymentCondition{Type: t, Status: s, Reason: reason, Message: msg, LastUpdateTime: at, LastTransitionTime: at}
 }
 
-// Deviation names the rule by which a case falls where deploysync
-// deliberately differs from upstream (see the README's Fidelity section), or
-// returns "" if upstream and deploysync must agree on it.
-//
-// The one rule: "proportional-product-overflow" — the sync scales
-// proportionally (a paused Deployment or a scaling event, RollingUpdate,
-// several active ReplicaSets, the new one not saturated, something to add)
-// and some active ReplicaSet's size × (replicas + maxSurge) exceeds 2³¹−1,
-// which upstream multiplies in int32 and wraps around.
-func Deviation(c Case) string {
+// ProportionalOverflow reports whether a case is one whose proportional
+// scaling FixProportionalOverflow may change: a RollingUpdate Deployment
+// with replicas > 0, several active ReplicaSets, the new one not saturated,
+// something to add or remove, and some active ReplicaSet's size × (replicas
+// + maxSurge) outside int32 (maxSurge may have wrapped it negative), which
+// upstream multiplies in int32 and wraps around. (The sync scales proportionally only when paused or on a scaling
+// event; the caller checks the branch.)
+func ProportionalOverflow(c Case) bool {
 	d := c.State.Deployment
 	if d == nil || deployutil.Validate(d, c.State.ReplicaSets, c.State.Pods) != nil || deployutil.IsSelectingAll(d) {
-		return ""
+		return false
 	}
 	if !deployutil.IsRollingUpdate(d) || *d.Spec.Replicas == 0 {
-		return ""
+		return false
 	}
 	maxReplicas := int64(deployutil.MaxReplicas(d))
 	claimed, _, err := deployutil.Claim(d, c.State.ReplicaSets)
 	if err != nil {
-		return ""
+		return false
 	}
 	newRS, old := deployutil.SplitReplicaSets(d, claimed)
 	active := deployutil.FilterActive(append(old, newRS))
 	if len(active) < 2 || deployutil.IsSaturated(d, newRS) || int64(deployutil.SpecReplicas(active)) == maxReplicas {
-		return ""
+		return false
 	}
 	for _, rs := range active {
-		if int64(*rs.Spec.Replicas)*maxReplicas > math.MaxInt32 {
-			return "proportional-product-overflow"
+		if p := int64(*rs.Spec.Replicas) * maxReplicas; p > math.MaxInt32 || p < math.MinInt32 {
+			return true
 		}
 	}
-	return ""
+	return false
 }
