@@ -49,7 +49,9 @@ func Apply(s State, p Plan) (State, error) {
 		if index == nil {
 			index = make(map[string]int, len(out.ReplicaSets))
 			for i, rs := range out.ReplicaSets {
-				index[rs.Name] = i
+				if rs != nil { // a state that is no snapshot; nothing to find there
+					index[rs.Name] = i
+				}
 			}
 		}
 		if i, ok := index[name]; ok {
