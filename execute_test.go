@@ -21,6 +21,7 @@ import (
 	"github.com/deploysync/deploysync/deploysynctest"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/revision"
 )
 
 var (
@@ -617,5 +618,101 @@ func wantReplicaSets(t *testing.T, f *deploysynctest.Fake, n int) {
 	t.Helper()
 	if got := len(f.State("ns", "web").ReplicaSets); got != n {
 		t.Errorf("the server holds %d ReplicaSets, want %d", got, n)
+	}
+}
+
+// TestExecutePlanOutcomes checks how the plan's own requeue and error come
+// back once all its actions are done, and kubectl's undo patch.
+func TestExecutePlanOutcomes(t *testing.T) {
+	collision := func() (deploysync.State, deploysync.Plan) {
+		d := exDeployment()
+		taken := newOf(d)
+		taken.UID, taken.OwnerReferences = "foreign", nil
+		taken.Labels = map[string]string{"app": "foreign"}
+		taken.Spec.Template.Spec.Containers[0].Image = "other"
+		s := deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{taken}, Now: exNow}
+		p, err := deploysync.Sync(s)
+		if err != nil || p.Err == nil {
+			t.Fatalf("Sync = %v, %v; want a plan with a collision", p, err)
+		}
+		return s, p
+	}
+	undo := func() (deploysync.State, deploysync.Plan) {
+		s := exStates["rollback"]()
+		d := s.Deployment.DeepCopy()
+		delete(d.Annotations, deployutil.RollbackToAnnotation)
+		s.Deployment = d
+		patch, err := revision.Undo(d, s.ReplicaSets, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, deploysync.Plan{Actions: []action.Action{patch}}
+	}
+	tests := []struct {
+		name    string
+		plan    func() (deploysync.State, deploysync.Plan)
+		requeue bool
+		after   time.Duration
+		errIs   func(error) bool
+		check   func(t *testing.T, f *deploysynctest.Fake)
+		reason  string
+	}{
+		{
+			name: "plan Err", plan: collision, requeue: true,
+			errIs: func(err error) bool { var c *deploysync.HashCollisionError; return errors.As(err, &c) },
+			check: func(t *testing.T, f *deploysynctest.Fake) {
+				if c := f.State("ns", "web").Deployment.Status.CollisionCount; c == nil || *c != 1 {
+					t.Errorf("collisionCount = %v, want 1: the plan's status write comes before its Err", c)
+				}
+			},
+			reason: "Sync saw the collision in its state: the status write raising collisionCount is done, then the plan's Err is returned with a rate-limited requeue",
+		},
+		{
+			name: "plan Requeue", requeue: true,
+			plan: func() (deploysync.State, deploysync.Plan) {
+				s, p := exPlan(t, "cleanup")
+				p.Requeue = true
+				return s, p
+			},
+			reason: "the progress deadline less than a second away: a rate-limited requeue, no error",
+		},
+		{
+			name: "kubectl rollout undo", plan: undo,
+			check: func(t *testing.T, f *deploysynctest.Fake) {
+				if img := f.State("ns", "web").Deployment.Spec.Template.Spec.Containers[0].Image; img != "nginx:1" {
+					t.Errorf("template image = %s after the undo, want nginx:1", img)
+				}
+			},
+			reason: "the undo's JSON patch is sent as a Deployment patch and lands as Apply says",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Fatal("reason must be provided")
+			}
+			s, p := tt.plan()
+			f := exFake(s)
+			res, err := deploysync.Execute(context.Background(), f, s, p)
+			if tt.errIs == nil && err != nil || tt.errIs != nil && !tt.errIs(err) {
+				t.Errorf("Execute error = %v (%s)", err, tt.reason)
+			}
+			if len(res.Done) != len(p.Actions) || res.Failed != nil || len(res.NotDone) != 0 {
+				t.Errorf("done %v, failed %v, not done %v: want every action done", exKinds(res.Done), res.Failed, exKinds(res.NotDone))
+			}
+			if res.Requeue != tt.requeue || res.RequeueAfter != tt.after {
+				t.Errorf("requeue %v after %v, want %v after %v (%s)", res.Requeue, res.RequeueAfter, tt.requeue, tt.after, tt.reason)
+			}
+			want, aerr := deploysync.Apply(s, p)
+			if aerr != nil {
+				t.Fatalf("Apply: %v", aerr)
+			}
+			if diff := cmp.Diff(exWorld(want, nil), exWorld(f.State("ns", "web"), nil)); diff != "" {
+				t.Errorf("fake's world differs from Apply's (-Apply +fake):\n%s", diff)
+			}
+			if tt.check != nil {
+				tt.check(t, f)
+			}
+		})
 	}
 }
