@@ -188,3 +188,43 @@ func TestReconcileRecordsItsWrites(t *testing.T) {
 		t.Errorf("recorded write %v (%v), want resourceVersion 8: the status update after the create", v, ok)
 	}
 }
+
+// TestReconcileWithRuntime wires the reconciler to the controller-runtime
+// implementation of deploysync.Client, as cmd/deploysync-reconciler does,
+// on controller-runtime's fake client as both cache and server: a new
+// Deployment gets its ReplicaSet and its status, and the status write is
+// noted for awaitCache.
+func TestReconcileWithRuntime(t *testing.T) {
+	d := deployutil.SetDefaults(&appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "d-uid", Generation: 1},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](2),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+			},
+		},
+	})
+	c := ctrlfake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(d).
+		WithStatusSubresource(&appsv1.Deployment{}, &appsv1.ReplicaSet{}).Build()
+	r := &Reconciler{Client: c, Applier: &applier.Runtime{Client: c, APIReader: c, Recorder: record.NewFakeRecorder(10)}}
+	key := types.NamespacedName{Namespace: "ns", Name: "web"}
+	if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: key}); err != nil {
+		t.Fatal(err)
+	}
+	var rss appsv1.ReplicaSetList
+	if err := c.List(context.Background(), &rss); err != nil || len(rss.Items) != 1 || *rss.Items[0].Spec.Replicas != 2 {
+		t.Fatalf("replicasets %v (%v), want one of 2 replicas", rss.Items, err)
+	}
+	var got appsv1.Deployment
+	if err := c.Get(context.Background(), key, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Status.ObservedGeneration != 1 {
+		t.Errorf("status %+v, want the plan's status written", got.Status)
+	}
+	if v, ok := r.written.Load(key); !ok || v != got.ResourceVersion {
+		t.Errorf("recorded write %v (%v), want the stored resourceVersion %s", v, ok, got.ResourceVersion)
+	}
+}
