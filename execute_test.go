@@ -716,3 +716,52 @@ func TestExecutePlanOutcomes(t *testing.T) {
 		})
 	}
 }
+
+// failing is a fake whose ReplicaSet updates fail with err.
+type failing struct {
+	*deploysynctest.Fake
+	err error
+}
+
+func (f failing) UpdateReplicaSet(context.Context, *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	return nil, f.err
+}
+
+// TestExecuteUnknownOutcomes checks which write errors Execute reports as
+// unknown (the write may have happened) and which as refused.
+func TestExecuteUnknownOutcomes(t *testing.T) {
+	gr := appsv1.Resource("replicasets")
+	tests := []struct {
+		name    string
+		err     error
+		unknown bool
+		reason  string
+	}{
+		{"connection reset", errors.New("read tcp: connection reset by peer"), true, "no answer from the server: the request may have been served"},
+		{"client deadline", context.DeadlineExceeded, true, "the client gave up waiting; the server may have written"},
+		{"gateway timeout", apierrors.NewTimeoutError("timeout", 0), true, "504: the apiserver's storage did not answer in time"},
+		{"server timeout", apierrors.NewServerTimeout(gr, "update", 0), true, "500 ServerTimeout"},
+		{"unavailable", apierrors.NewServiceUnavailable("down"), true, "a 5xx says nothing certain of the write"},
+		{"forbidden", apierrors.NewForbidden(gr, "x", errors.New("no")), false, "403: refused before anything was written"},
+		{"too many requests", apierrors.NewTooManyRequests("slow down", 1), false, "429: refused by priority and fairness before the handler ran"},
+		{"conflict", apierrors.NewConflict(gr, "x", errors.New("modified")), false, "409: the precondition failed, nothing written"},
+		{"request timeout", &apierrors.StatusError{ErrStatus: metav1.Status{Status: metav1.StatusFailure, Code: 408, Reason: metav1.StatusReasonTimeout}}, true, "408 is a timeout too"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, p := exPlan(t, "adopt")
+			f := failing{exFake(s), tt.err}
+			res, err := deploysync.Execute(context.Background(), f, s, p)
+			var ae *deploysync.ActionError
+			if !errors.As(err, &ae) || !errors.Is(err, tt.err) {
+				t.Fatalf("Execute error = %v, want an ActionError wrapping %v", err, tt.err)
+			}
+			if res.Unknown != tt.unknown || ae.Unknown != tt.unknown {
+				t.Errorf("unknown = %v (ActionError %v), want %v (%s)", res.Unknown, ae.Unknown, tt.unknown, tt.reason)
+			}
+			if got := exKinds([]action.Action{res.Failed}); got[0] != "update-rs" || !res.Requeue {
+				t.Errorf("failed %v, requeue %v; want the update, rate limited", got, res.Requeue)
+			}
+		})
+	}
+}
