@@ -362,7 +362,9 @@ func TestExecuteFaults(t *testing.T) {
 		failed  string // kind of the failed action; "" none
 		notDone []string
 		unknown bool
-		errIs   func(error) bool
+		// tookEffect: the failed write happened (a timeout after it).
+		tookEffect bool
+		errIs      func(error) bool
 		// check inspects the server after Execute.
 		check  func(t *testing.T, f *deploysynctest.Fake)
 		reason string
@@ -393,7 +395,7 @@ func TestExecuteFaults(t *testing.T) {
 		{
 			name: "timeout after the write", state: "new",
 			faults: []deploysynctest.Fault{fault("CreateReplicaSet", 1, deploysynctest.TimeoutAfterWrite)},
-			failed: "create", notDone: []string{"event", "status"}, unknown: true,
+			failed: "create", notDone: []string{"event", "status"}, unknown: true, tookEffect: true,
 			errIs: apierrors.IsTimeout,
 			check: func(t *testing.T, f *deploysynctest.Fake) {
 				wantReplicaSets(t, f, 1)
@@ -404,7 +406,7 @@ func TestExecuteFaults(t *testing.T) {
 		{
 			name: "timeout after a status write", state: "adopt",
 			faults: []deploysynctest.Fault{fault("UpdateDeploymentStatus", 1, deploysynctest.TimeoutAfterWrite)},
-			done:   []string{"adopt", "update-rs", "event"}, failed: "status", unknown: true,
+			done:   []string{"adopt", "update-rs", "event"}, failed: "status", unknown: true, tookEffect: true,
 			errIs:  apierrors.IsTimeout,
 			reason: "the last write's outcome is unknown; nothing is left to do but the requeue",
 		},
@@ -554,6 +556,27 @@ func TestExecuteFaults(t *testing.T) {
 				}
 				if !res.Requeue || res.RequeueAfter != 0 {
 					t.Errorf("requeue %v after %v, want rate limited only", res.Requeue, res.RequeueAfter)
+				}
+				if tt.server == nil {
+					// What Execute reports done (plus the write that took
+					// effect unbeknownst) is what the server did.
+					applied := res.Done
+					if tt.tookEffect {
+						applied = append(applied[:len(applied):len(applied)], res.Failed)
+					}
+					want, aerr := deploysync.Apply(s, deploysync.Plan{Actions: applied})
+					if aerr != nil {
+						t.Fatalf("Apply of the done actions: %v", aerr)
+					}
+					created := map[string]bool{}
+					for _, a := range applied {
+						if c, ok := a.(*action.CreateReplicaSet); ok {
+							created[c.ReplicaSet.Name] = true
+						}
+					}
+					if diff := cmp.Diff(exWorld(want, created), exWorld(f.State("ns", "web"), created)); diff != "" {
+						t.Errorf("the server differs from Apply of what Execute reports done (-Apply +fake):\n%s", diff)
+					}
 				}
 			}
 			if res.Unknown != tt.unknown {
