@@ -113,7 +113,7 @@ func TestApplyMatchesInMemoryApply(t *testing.T) {
 
 			rec := record.NewFakeRecorder(10)
 			a := &Applier{Client: srv.cs, Recorder: rec}
-			if err := a.Apply(context.Background(), st.Deployment, plan); err != nil {
+			if err := apply(a, st.Deployment, plan); err != nil {
 				t.Fatalf("Apply: %v (%s)", err, tt.reason)
 			}
 			if diff := cmp.Diff(summarize(wantState), serverState(t, srv)); diff != "" {
@@ -172,11 +172,11 @@ func TestAdoptionPrecondition(t *testing.T) {
 				objs = append(objs, sd)
 			}
 			srv := newStrictServer(objs...)
-			err = (&Applier{Client: srv.cs, Recorder: record.NewFakeRecorder(10)}).Apply(context.Background(), d, plan)
+			err = apply(&Applier{Client: srv.cs, Recorder: record.NewFakeRecorder(10)}, d, plan)
 			patched := countVerb(srv.cs.Actions(), "patch")
 			if tt.refused {
-				if !errors.Is(err, ErrAdoptionRefused) {
-					t.Errorf("Apply error = %v, want ErrAdoptionRefused (%s)", err, tt.reason)
+				if !errors.Is(err, deploysync.ErrAdoptionRefused) {
+					t.Errorf("Apply error = %v, want deploysync.ErrAdoptionRefused (%s)", err, tt.reason)
 				}
 				if patched != 0 {
 					t.Errorf("%d patches sent, want none (%s)", patched, tt.reason)
@@ -221,7 +221,11 @@ func TestCreateAlreadyExists(t *testing.T) {
 			planned := plan.Actions[0].(*action.CreateReplicaSet).ReplicaSet
 			srv := newStrictServer(d.DeepCopy(), tt.existing(planned).DeepCopy())
 			rec := record.NewFakeRecorder(10)
-			err = (&Applier{Client: srv.cs, Recorder: rec}).Apply(context.Background(), d, plan)
+			// The cache reads the server: it holds the ReplicaSet.
+			fromServer := func(ctx context.Context, namespace, name string) (*appsv1.ReplicaSet, error) {
+				return srv.cs.AppsV1().ReplicaSets(namespace).Get(ctx, name, metav1.GetOptions{})
+			}
+			err = apply(WithCache(&Applier{Client: srv.cs, Recorder: rec}, fromServer), d, plan)
 			got, gerr := srv.cs.AppsV1().Deployments(ns).Get(context.Background(), d.Name, metav1.GetOptions{})
 			if gerr != nil {
 				t.Fatal(gerr)
@@ -239,8 +243,8 @@ func TestCreateAlreadyExists(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrStalePlan) {
-				t.Fatalf("Apply error = %v, want ErrStalePlan (%s)", err, tt.reason)
+			if !errors.Is(err, deploysync.ErrStalePlan) {
+				t.Fatalf("Apply error = %v, want deploysync.ErrStalePlan (%s)", err, tt.reason)
 			}
 			if got.Annotations[deployutil.RevisionAnnotation] != "" || got.Status.CollisionCount != nil || len(rec.Events) != 0 {
 				t.Errorf("server Deployment revision %q collisionCount %v, %d events: the stale rest of the plan was applied",
@@ -250,7 +254,7 @@ func TestCreateAlreadyExists(t *testing.T) {
 	}
 }
 
-// TestCreateAlreadyExistsFromCache checks that with Cached set a taken name
+// TestCreateAlreadyExistsFromCache checks that with WithCache a taken name
 // is answered from the cache, as upstream answers it from its lister,
 // whatever the server holds: the server here always holds the ReplicaSet
 // released (no owner, labels out of the selector), and the cache decides.
@@ -297,7 +301,7 @@ func TestCreateAlreadyExistsFromCache(t *testing.T) {
 				return cached, nil
 			}
 			rec := record.NewFakeRecorder(10)
-			err = (&Applier{Client: srv.cs, Recorder: rec, Cached: lookup}).Apply(context.Background(), d, plan)
+			err = apply(WithCache(&Applier{Client: srv.cs, Recorder: rec}, lookup), d, plan)
 			got, gerr := srv.cs.AppsV1().Deployments(ns).Get(context.Background(), d.Name, metav1.GetOptions{})
 			if gerr != nil {
 				t.Fatal(gerr)
@@ -311,15 +315,15 @@ func TestCreateAlreadyExistsFromCache(t *testing.T) {
 			var collision *deploysync.HashCollisionError
 			switch tt.want {
 			case "stale":
-				if !errors.Is(err, ErrStalePlan) {
-					t.Errorf("Apply error = %v, want ErrStalePlan (%s)", err, tt.reason)
+				if !errors.Is(err, deploysync.ErrStalePlan) {
+					t.Errorf("Apply error = %v, want deploysync.ErrStalePlan (%s)", err, tt.reason)
 				}
 			case "collision":
 				if !errors.As(err, &collision) || collision.CollisionCount != 1 {
 					t.Errorf("Apply error = %v, want a HashCollisionError with collisionCount 1 (%s)", err, tt.reason)
 				}
 			case "notfound":
-				if !apierrors.IsAlreadyExists(err) || errors.Is(err, ErrStalePlan) || errors.As(err, &collision) {
+				if !apierrors.IsAlreadyExists(err) || errors.Is(err, deploysync.ErrStalePlan) || errors.As(err, &collision) {
 					t.Errorf("Apply error = %v, want the create's AlreadyExists, neither stale plan nor collision (%s)", err, tt.reason)
 				}
 			}
@@ -353,8 +357,8 @@ func TestConflictStopsThePlan(t *testing.T) {
 		return true, nil, apierrors.NewConflict(schema.GroupResource{Group: "apps", Resource: "replicasets"}, rs.Name, errors.New("modified"))
 	})
 	rec := record.NewFakeRecorder(10)
-	err = (&Applier{Client: srv.cs, Recorder: rec}).Apply(context.Background(), d, plan)
-	var ae *ActionError
+	err = apply(&Applier{Client: srv.cs, Recorder: rec}, d, plan)
+	var ae *deploysync.ActionError
 	if !apierrors.IsConflict(err) || !errors.As(err, &ae) || ae.Index != 1 {
 		t.Fatalf("Apply error = %v, want a conflict at action 1 (the update after the adoption)", err)
 	}
@@ -393,7 +397,7 @@ func TestReleaseIgnoresGoneAndInvalid(t *testing.T) {
 			})
 			plan := deploysync.Plan{Actions: []action.Action{&action.ReleaseReplicaSet{Namespace: ns, Name: "x", UID: "x",
 				OwnerUID: "d-uid", Patch: deployutil.ReleasePatch("x", "d-uid")}}}
-			err := (&Applier{Client: srv.cs, Recorder: record.NewFakeRecorder(1)}).Apply(context.Background(), deployment(), plan)
+			err := apply(&Applier{Client: srv.cs, Recorder: record.NewFakeRecorder(1)}, deployment(), plan)
 			if (err != nil) != tt.fail {
 				t.Errorf("Apply error = %v, want failure %v (%s)", err, tt.fail, tt.reason)
 			}
@@ -419,7 +423,7 @@ func TestPlanErrIsReturned(t *testing.T) {
 	if err != nil || plan.Err == nil {
 		t.Fatalf("Sync = %v, %v; want a plan with a collision", plan, err)
 	}
-	err = (&Applier{Client: srv.cs, Recorder: record.NewFakeRecorder(1)}).Apply(context.Background(), d, plan)
+	err = apply(&Applier{Client: srv.cs, Recorder: record.NewFakeRecorder(1)}, d, plan)
 	var collision *deploysync.HashCollisionError
 	if !errors.As(err, &collision) {
 		t.Fatalf("Apply error = %v, want the plan's HashCollisionError", err)
@@ -431,6 +435,12 @@ func TestPlanErrIsReturned(t *testing.T) {
 }
 
 // --- helpers ---
+
+// apply performs the plan made for d with deploysync.Execute through c.
+func apply(c deploysync.Client, d *appsv1.Deployment, plan deploysync.Plan) error {
+	_, err := deploysync.Execute(context.Background(), c, deploysync.State{Deployment: d}, plan)
+	return err
+}
 
 func kinds(p deploysync.Plan) []string {
 	var out []string

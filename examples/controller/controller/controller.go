@@ -40,7 +40,7 @@ const podsByControllerUID = "deploysync.controllerUID"
 
 // Controller syncs Deployments with deploysync.
 type Controller struct {
-	applier  *applier.Applier
+	client   deploysync.Client
 	dLister  appslisters.DeploymentLister
 	rsLister appslisters.ReplicaSetLister
 	pods     cache.Indexer
@@ -76,14 +76,11 @@ func New(client kubernetes.Interface, dInformer appsinformers.DeploymentInformer
 		now:       time.Now,
 		cacheWait: time.Second,
 	}
-	c.applier = &applier.Applier{Client: client, Recorder: recorder,
-		// AlreadyExists is answered from the lister, as upstream answers it.
-		Cached: func(_ context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
+	// AlreadyExists is answered from the lister, as upstream answers it.
+	c.client = applier.WithCache(&applier.Applier{Client: client, Recorder: recorder},
+		func(_ context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
 			return c.rsLister.ReplicaSets(ns).Get(name)
-		},
-		Written: func(d *appsv1.Deployment) {
-			c.written.Store(d.Namespace+"/"+d.Name, d.ResourceVersion)
-		}}
+		})
 	if err := podInformer.Informer().AddIndexers(cache.Indexers{podsByControllerUID: indexByControllerUID}); err != nil {
 		return nil, fmt.Errorf("adding the pod index: %w", err)
 	}
@@ -157,12 +154,12 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		return false
 	}
 	defer c.queue.Done(key)
-	plan, err := c.Sync(ctx, key)
-	c.handleResult(ctx, key, plan, err)
+	res, err := c.Sync(ctx, key)
+	c.handleResult(ctx, key, res, err)
 	return true
 }
 
-func (c *Controller) handleResult(ctx context.Context, key string, plan deploysync.Plan, err error) {
+func (c *Controller) handleResult(ctx context.Context, key string, res deploysync.Result, err error) {
 	logger := klog.FromContext(ctx)
 	switch {
 	case err == nil:
@@ -181,55 +178,61 @@ func (c *Controller) handleResult(ctx context.Context, key string, plan deploysy
 		return
 	}
 	switch {
-	case plan.Requeue:
+	case res.Requeue:
 		c.queue.AddRateLimited(key)
-	case plan.RequeueAfter > 0:
-		c.queue.AddAfter(key, plan.RequeueAfter)
+	case res.RequeueAfter > 0:
+		c.queue.AddAfter(key, res.RequeueAfter)
 	}
 }
 
 // Sync syncs the Deployment with the key namespace/name once: it waits
 // until the cache holds its own last write of the Deployment (see
 // awaitCache), reads the listers, asks deploysync.Sync for a plan and
-// applies it. It returns the
-// plan and the first failure (the plan's Err included). A Deployment that is
-// gone, or one Sync refuses as invalid, is not an error: retrying would not
-// help, and the next change of the object enqueues it again.
-func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Plan, error) {
+// performs it with deploysync.Execute. It returns Execute's result (what
+// was done, how to requeue) and the first failure (the plan's Err
+// included). A Deployment that is gone, or one Sync refuses as invalid, is
+// not an error: retrying would not help, and the next change of the object
+// enqueues it again.
+func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, error) {
 	logger := klog.FromContext(ctx)
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
-		return deploysync.Plan{}, err
+		return deploysync.Result{}, err
 	}
 	c.awaitCache(ctx, key, ns, name)
 	d, err := c.dLister.Deployments(ns).Get(name)
 	if apierrors.IsNotFound(err) {
 		logger.V(4).Info("Deployment has been deleted", "deployment", key)
-		return deploysync.Plan{}, nil
+		return deploysync.Result{}, nil
 	}
 	if err != nil {
-		return deploysync.Plan{}, err
+		return deploysync.Result{}, err
 	}
 	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
 	if err != nil {
-		return deploysync.Plan{}, err
+		return deploysync.Result{}, err
 	}
 	var pods map[types.UID][]*corev1.Pod
 	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 		if pods, err = c.podsOf(rss); err != nil {
-			return deploysync.Plan{}, err
+			return deploysync.Result{}, err
 		}
 	}
-	plan, err := deploysync.Sync(deploysync.State{Deployment: d, ReplicaSets: rss, Pods: pods, Now: c.now()})
+	st := deploysync.State{Deployment: d, ReplicaSets: rss, Pods: pods, Now: c.now()}
+	plan, err := deploysync.Sync(st)
 	if errors.Is(err, deployutil.ErrInvalidInput) {
 		logger.Error(err, "Deployment not synced", "deployment", key)
-		return deploysync.Plan{}, nil
+		return deploysync.Result{}, nil
 	}
 	if err != nil {
-		return deploysync.Plan{}, err
+		return deploysync.Result{}, err
 	}
 	logger.V(4).Info("Applying plan", "deployment", key, "plan", plan.String())
-	return plan, c.applier.Apply(ctx, d, plan)
+	res, err := deploysync.Execute(ctx, c.client, st, plan)
+	if res.Written != nil {
+		c.written.Store(key, res.Written.ResourceVersion)
+	}
+	return res, err
 }
 
 // podsOf groups the cached pods by the UID of their controlling ReplicaSet,

@@ -31,7 +31,7 @@ func TestHandleResult(t *testing.T) {
 		Details: &metav1.StatusDetails{Causes: []metav1.StatusCause{{Type: corev1.NamespaceTerminatingCause}}}}}
 	tests := []struct {
 		name        string
-		plan        deploysync.Plan
+		res         deploysync.Result
 		err         error
 		failedSoFar int           // rate-limited requeues before this one
 		numRequeues int           // the key's rate-limit count after handling
@@ -43,10 +43,10 @@ func TestHandleResult(t *testing.T) {
 			reason: "a 409 is retried with rate limiting (5ms for the first failure)"},
 		{name: "conflict again", err: conflict, failedSoFar: 3, numRequeues: 4, backAfter: 40 * time.Millisecond,
 			reason: "the delay doubles with each failure in a row"},
-		{name: "requeue", plan: deploysync.Plan{Requeue: true}, numRequeues: 1, backAfter: 5 * time.Millisecond,
-			reason: "Plan.Requeue (deadline less than a second away) is a rate-limited requeue"},
-		{name: "requeue after", plan: deploysync.Plan{RequeueAfter: 30 * time.Second}, backAfter: 30 * time.Second,
-			reason: "Plan.RequeueAfter is AddAfter, and the failure count is reset"},
+		{name: "requeue", res: deploysync.Result{Requeue: true}, numRequeues: 1, backAfter: 5 * time.Millisecond,
+			reason: "Result.Requeue (the plan's deadline less than a second away, or its Err) is a rate-limited requeue"},
+		{name: "requeue after", res: deploysync.Result{RequeueAfter: 30 * time.Second}, backAfter: 30 * time.Second,
+			reason: "Result.RequeueAfter (the plan's) is AddAfter, and the failure count is reset"},
 		{name: "namespace terminating", err: terminating,
 			reason: "writes into a terminating namespace are not retried, as upstream"},
 		{name: "too many failures", err: conflict, failedSoFar: maxRetries,
@@ -71,7 +71,7 @@ func TestHandleResult(t *testing.T) {
 				k, _ := q.Get()
 				q.Done(k)
 			}
-			c.handleResult(context.Background(), "ns/web", tt.plan, tt.err)
+			c.handleResult(context.Background(), "ns/web", tt.res, tt.err)
 			if got := q.NumRequeues("ns/web"); got != tt.numRequeues {
 				t.Errorf("NumRequeues = %d, want %d (%s)", got, tt.numRequeues, tt.reason)
 			}

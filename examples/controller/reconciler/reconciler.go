@@ -1,6 +1,7 @@
 // Package reconciler is a Deployment controller built on deploysync with
 // controller-runtime: a Reconciler that reads the cache, asks
-// deploysync.Sync for a plan and applies it with the applier package.
+// deploysync.Sync for a plan and performs it with deploysync.Execute
+// through a deploysync.Client of the applier package.
 //
 // It watches what kube-controller-manager's Deployment controller watches:
 // Deployments; the ReplicaSets they control (Owns); orphan ReplicaSets,
@@ -34,10 +35,11 @@ import (
 type Reconciler struct {
 	// Client reads the manager's cache.
 	Client client.Client
-	// Applier writes the plans. Reconcile applies with a copy of it that
-	// also reads the cache on AlreadyExists (unless its Cached is set) and
-	// records the Deployments it writes (calling its Written too).
-	Applier *applier.Applier
+	// Applier performs the plans' API calls ([applier.Runtime] with the
+	// manager's client, or [applier.Applier] with a clientset). Reconcile
+	// answers AlreadyExists from Client, the cache the plans are made from
+	// (see [applier.WithCache]).
+	Applier deploysync.Client
 
 	// written maps namespace/name to the resourceVersion of this
 	// reconciler's last write of that Deployment, until the cache has it.
@@ -76,44 +78,35 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 			return reconcile.Result{}, err
 		}
 	}
-	plan, err := deploysync.Sync(deploysync.State{Deployment: &d, ReplicaSets: rss, Pods: pods, Now: metav1.Now().Time})
+	st := deploysync.State{Deployment: &d, ReplicaSets: rss, Pods: pods, Now: metav1.Now().Time}
+	plan, err := deploysync.Sync(st)
 	if errors.Is(err, deployutil.ErrInvalidInput) {
 		return reconcile.Result{}, reconcile.TerminalError(err)
 	}
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	if err := r.applier().Apply(ctx, &d, plan); err != nil {
+	res, err := deploysync.Execute(ctx, applier.WithCache(r.Applier, r.cachedReplicaSet), st, plan)
+	if res.Written != nil {
+		// Noted for awaitCache.
+		r.written.Store(req.NamespacedName, res.Written.ResourceVersion)
+	}
+	if err != nil {
 		return reconcile.Result{}, err
 	}
-	if plan.Requeue {
+	if res.Requeue {
 		return reconcile.Result{}, errors.New("progress deadline less than a second away: sync again")
 	}
-	return reconcile.Result{RequeueAfter: plan.RequeueAfter}, nil
+	return reconcile.Result{RequeueAfter: res.RequeueAfter}, nil
 }
 
-// applier returns the Applier to apply one plan with: r.Applier, reading
-// the cache on AlreadyExists unless told otherwise, and noting every
-// Deployment it writes for awaitCache.
-func (r *Reconciler) applier() *applier.Applier {
-	a := *r.Applier
-	if a.Cached == nil {
-		a.Cached = func(ctx context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
-			var rs appsv1.ReplicaSet
-			if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &rs); err != nil {
-				return nil, err
-			}
-			return &rs, nil
-		}
+// cachedReplicaSet reads a ReplicaSet from the cache, for AlreadyExists.
+func (r *Reconciler) cachedReplicaSet(ctx context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
+	var rs appsv1.ReplicaSet
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &rs); err != nil {
+		return nil, err
 	}
-	next := r.Applier.Written
-	a.Written = func(d *appsv1.Deployment) {
-		r.written.Store(types.NamespacedName{Namespace: d.Namespace, Name: d.Name}, d.ResourceVersion)
-		if next != nil {
-			next(d)
-		}
-	}
-	return &a
+	return &rs, nil
 }
 
 // awaitCache waits, for at most r.cacheWait, until the cache holds this

@@ -157,9 +157,8 @@ func TestAwaitCache(t *testing.T) {
 }
 
 // TestReconcileRecordsItsWrites checks that Reconcile notes the Deployment
-// it wrote, as the server answered it, for the next reconcile to wait for;
-// that the caller's Written still sees every write; and that the caller's
-// Applier is left as it was given.
+// it wrote, as the server answered it (Execute's Result.Written), for the
+// next reconcile to wait for.
 func TestReconcileRecordsItsWrites(t *testing.T) {
 	d := deployutil.SetDefaults(&appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "d-uid", Generation: 1},
@@ -179,9 +178,7 @@ func TestReconcileRecordsItsWrites(t *testing.T) {
 		out.ResourceVersion = "8"
 		return true, out, nil
 	})
-	var seen []string
-	a := &applier.Applier{Client: cs, Recorder: record.NewFakeRecorder(10),
-		Written: func(d *appsv1.Deployment) { seen = append(seen, d.ResourceVersion) }}
+	a := &applier.Applier{Client: cs, Recorder: record.NewFakeRecorder(10)}
 	r := &Reconciler{Client: ctrlfake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(d.DeepCopy()).Build(), Applier: a}
 	key := types.NamespacedName{Namespace: "ns", Name: "web"}
 	if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: key}); err != nil {
@@ -190,10 +187,44 @@ func TestReconcileRecordsItsWrites(t *testing.T) {
 	if v, ok := r.written.Load(key); !ok || v != "8" {
 		t.Errorf("recorded write %v (%v), want resourceVersion 8: the status update after the create", v, ok)
 	}
-	if len(seen) != 1 || seen[0] != "8" {
-		t.Errorf("the caller's Written saw %v, want [8]", seen)
+}
+
+// TestReconcileWithRuntime wires the reconciler to the controller-runtime
+// implementation of deploysync.Client, as cmd/deploysync-reconciler does,
+// on controller-runtime's fake client as both cache and server: a new
+// Deployment gets its ReplicaSet and its status, and the status write is
+// noted for awaitCache.
+func TestReconcileWithRuntime(t *testing.T) {
+	d := deployutil.SetDefaults(&appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", UID: "d-uid", Generation: 1},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](2),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+			},
+		},
+	})
+	c := ctrlfake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(d).
+		WithStatusSubresource(&appsv1.Deployment{}, &appsv1.ReplicaSet{}).Build()
+	r := &Reconciler{Client: c, Applier: &applier.Runtime{Client: c, APIReader: c, Recorder: record.NewFakeRecorder(10)}}
+	key := types.NamespacedName{Namespace: "ns", Name: "web"}
+	if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: key}); err != nil {
+		t.Fatal(err)
 	}
-	if a.Cached != nil {
-		t.Error("Reconcile set the caller's Applier.Cached")
+	var rss appsv1.ReplicaSetList
+	if err := c.List(context.Background(), &rss); err != nil || len(rss.Items) != 1 || *rss.Items[0].Spec.Replicas != 2 {
+		t.Fatalf("replicasets %v (%v), want one of 2 replicas", rss.Items, err)
+	}
+	var got appsv1.Deployment
+	if err := c.Get(context.Background(), key, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Status.ObservedGeneration != 1 {
+		t.Errorf("status %+v, want the plan's status written", got.Status)
+	}
+	if v, ok := r.written.Load(key); !ok || v != got.ResourceVersion {
+		t.Errorf("recorded write %v (%v), want the stored resourceVersion %s", v, ok, got.ResourceVersion)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"flag"
 	"os"
 
-	"k8s.io/client-go/kubernetes"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
@@ -37,8 +36,9 @@ func main() {
 	}
 	r := &reconciler.Reconciler{
 		Client: mgr.GetClient(),
-		Applier: &applier.Applier{
-			Client: kubernetes.NewForConfigOrDie(config),
+		Applier: &applier.Runtime{
+			Client:    mgr.GetClient(),
+			APIReader: mgr.GetAPIReader(),
 			// core/v1 events, as kube-controller-manager records them.
 			//lint:ignore SA1019 core/v1 events through record.EventRecorder, as kube-controller-manager records them
 			Recorder: mgr.GetEventRecorderFor(applier.Component),
