@@ -158,7 +158,7 @@ var scenarios = []scenario{
 	// collision comes one sync earlier. Ours decides from the State read
 	// before the release (still owned: carry on, as upstream's first case)
 	// and collides in the next sync; an AlreadyExists on our side is
-	// answered from the controller's cache too (applier.Applier.Cached).
+	// answered from the controller's cache too (applier.WithCache).
 	// Either way every flavour ends the same: collisionCount 1, the new
 	// ReplicaSet web-8459684f4d controlled at full size, web-5d8f6965c7
 	// released with its pods. checkReleased asserts that beside the
