@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -226,15 +227,11 @@ func TestExecuteMatchesApply(t *testing.T) {
 			}
 			p.RequeueAfter = 7 * time.Second
 			want, err := deploysync.Apply(s, p)
-			if err != nil {
-				t.Fatalf("Apply: %v", err)
-			}
+			require.NoError(t, err, "Apply")
 			f := exFake(s)
 			frozen := testutil.Freeze(t, append([]any{s.Deployment, s.ReplicaSets}, planObjects(p)...)...)
 			res, err := deploysync.Execute(context.Background(), f, s, p)
-			if err != nil {
-				t.Fatalf("Execute: %v (%s)", err, tt.reason)
-			}
+			require.NoError(t, err, "Execute")
 			frozen.Check(t)
 			if got := exKinds(res.Done); !cmp.Equal(got, tt.want) || res.Failed != nil || len(res.NotDone) != 0 || res.Unknown {
 				t.Errorf("done %v, failed %v, not done %v, unknown %v; want all of %v done", got, res.Failed, exKinds(res.NotDone), res.Unknown, tt.want)
@@ -536,9 +533,7 @@ func TestExecuteFaults(t *testing.T) {
 					t.Errorf("requeue %v after %v, want the plan's 7s", res.Requeue, res.RequeueAfter)
 				}
 				want, aerr := deploysync.Apply(s, p)
-				if aerr != nil {
-					t.Fatalf("Apply: %v", aerr)
-				}
+				require.NoError(t, aerr, "Apply")
 				if tt.server != nil {
 					// The server did not hold the state: Apply's world is
 					// not its world. The world minus the missing object is.
@@ -565,9 +560,7 @@ func TestExecuteFaults(t *testing.T) {
 						applied = append(applied[:len(applied):len(applied)], res.Failed)
 					}
 					want, aerr := deploysync.Apply(s, deploysync.Plan{Actions: applied})
-					if aerr != nil {
-						t.Fatalf("Apply of the done actions: %v", aerr)
-					}
+					require.NoError(t, aerr, "Apply of the done actions")
 					created := map[string]bool{}
 					for _, a := range applied {
 						if c, ok := a.(*action.CreateReplicaSet); ok {
@@ -666,9 +659,7 @@ func TestExecutePlanOutcomes(t *testing.T) {
 		delete(d.Annotations, deployutil.RollbackToAnnotation)
 		s.Deployment = d
 		patch, err := revision.Undo(d, s.ReplicaSets, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return s, deploysync.Plan{Actions: []action.Action{patch}}
 	}
 	tests := []struct {
@@ -727,9 +718,7 @@ func TestExecutePlanOutcomes(t *testing.T) {
 				t.Errorf("requeue %v after %v, want %v after %v (%s)", res.Requeue, res.RequeueAfter, tt.requeue, tt.after, tt.reason)
 			}
 			want, aerr := deploysync.Apply(s, p)
-			if aerr != nil {
-				t.Fatalf("Apply: %v", aerr)
-			}
+			require.NoError(t, aerr, "Apply")
 			if diff := cmp.Diff(exWorld(want, nil), exWorld(f.State("ns", "web"), nil)); diff != "" {
 				t.Errorf("fake's world differs from Apply's (-Apply +fake):\n%s", diff)
 			}
