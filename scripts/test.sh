@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh runs every test of every module of the repository, as CI does:
-# formatting, vet and staticcheck, the library's tests (examples, goldens,
+# formatting, the committed listing of the public API, vet and staticcheck,
+# the library's tests (examples, goldens,
 # fuzz seed corpora), each benchmark once, the conformance suites against
 # upstream's controller, and the nested example modules.
 #
@@ -15,6 +16,9 @@ unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' 
 if [ -n "$unformatted" ]; then
 	echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
 fi
+
+step "public API listing (internal/api/*.txt; regenerate with scripts/api.sh)"
+./scripts/api.sh -check
 
 step "go vet (library)"
 go vet ./...

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# api.sh writes the exported API of every public package of the library
+# module to internal/api/<package>.txt (declarations only, no doc prose;
+# see internal/api/main.go). Commit the listings with the change that
+# alters the API, so the API change is a reviewed diff.
+#
+#   scripts/api.sh          regenerate the listings
+#   scripts/api.sh -check   fail, printing the diff, if they are stale
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+"")
+	rm -f internal/api/*.txt
+	go run ./internal/api -o internal/api
+	;;
+-check)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	mkdir "$tmp/committed" "$tmp/current"
+	cp internal/api/*.txt "$tmp/committed/" 2>/dev/null || true
+	go run ./internal/api -o "$tmp/current"
+	if ! (cd "$tmp" && diff -ru committed current); then
+		echo
+		echo "The public API differs from internal/api/*.txt (above: committed → current)."
+		echo "If the change is intended, regenerate the listings and commit them:"
+		echo "    scripts/api.sh"
+		exit 1
+	fi
+	;;
+*)
+	echo "usage: scripts/api.sh [-check]" >&2
+	exit 2
+	;;
+esac
