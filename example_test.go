@@ -1,6 +1,7 @@
 package deploysync_test
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -42,7 +43,7 @@ func ExampleSync() {
 		Now:        time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC),
 	})
 	if err != nil {
-		panic(err) // an *deployutil.InputError: the state is not one an apiserver would hold
+		panic(err) // a *deploysync.InputError: the state is not one an apiserver would hold
 	}
 	fmt.Println(plan)
 	// Output:
@@ -77,4 +78,27 @@ func ExampleApply() {
 	// map[deployment.kubernetes.io/revision:1] 1 3
 	// Progressing True NewReplicaSetCreated
 	// Available False MinimumReplicasUnavailable
+}
+
+// A state an apiserver would refuse (here a negative spec.replicas) is an
+// error that names the field, the value and the rule, never a plan. Every
+// caller of Sync handles it: it matches ErrInvalidInput, and errors.As
+// finds the *InputError.
+func ExampleSync_invalidInput() {
+	d := exampleDeployment()
+	d.Spec.Replicas = ptr.To[int32](-1)
+	_, err := deploysync.Sync(deploysync.State{Deployment: d, Now: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)})
+
+	fmt.Println(errors.Is(err, deploysync.ErrInvalidInput))
+	var ie *deploysync.InputError
+	if errors.As(err, &ie) {
+		fmt.Println(ie.Object)
+		fmt.Println(ie.Field, ie.Kind, ie.Value)
+		fmt.Println(ie.Rule)
+	}
+	// Output:
+	// true
+	// Deployment default/web
+	// spec.replicas invalid -1
+	// apps/v1 ValidateDeploymentSpec
 }

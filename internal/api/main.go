@@ -201,7 +201,14 @@ func decl(b *bytes.Buffer, d ast.Decl) {
 		if n == nil {
 			return false
 		}
+		alias := false
+		if ts, ok := n.(*ast.TypeSpec); ok {
+			alias = ts.Assign.IsValid()
+		}
 		clearPositions(n)
+		if alias {
+			n.(*ast.TypeSpec).Assign = 1 // the printer writes "=" only for a valid position
+		}
 		return true
 	})
 	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
