@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test.sh runs every test of every module of the repository, as CI does:
-# formatting, the committed listing of the public API, vet and staticcheck,
-# the library's tests (examples, goldens,
-# fuzz seed corpora), each benchmark once, the conformance suites against
+# formatting, the committed listing of the public API (scripts/api.sh
+# -check), vet and staticcheck, the library's tests (examples, goldens, fuzz
+# seed corpora), each benchmark once, the conformance suites against
 # upstream's controller, and the nested example modules.
 #
 # Environment: DEPLOYSYNC_LONG=1 runs the long conformance suites.
