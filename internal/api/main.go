@@ -12,7 +12,8 @@
 //
 // It reads the module in the current directory and skips nested modules,
 // internal packages, testdata and main packages. A listing is named after
-// the package's directory, "/" written as "-" (the root is deploysync.txt).
+// the package's directory, "/" written as "-"; the root package's after the
+// last element of the module path (deploysync.txt).
 package main
 
 import (
@@ -30,6 +31,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -63,7 +65,7 @@ func run(root, out string) error {
 		if !ok {
 			continue
 		}
-		name := "deploysync.txt"
+		name := path.Base(modPath) + ".txt"
 		if rel != "." {
 			name = strings.ReplaceAll(rel, "/", "-") + ".txt"
 		}
@@ -151,6 +153,10 @@ func listing(root, rel, modPath string) (text []byte, ok bool, err error) {
 	fmt.Fprintf(&b, "package %s // import %q\n", pkg.Name, importPath)
 	section := func(title string) { fmt.Fprintf(&b, "\n%s\n\n", title) }
 	values := func(vs []*doc.Value) {
+		// go/doc keeps the source order of the files; by name, moving a
+		// declaration to another file does not change the listing.
+		vs = slices.Clone(vs)
+		slices.SortFunc(vs, func(a, b *doc.Value) int { return strings.Compare(a.Names[0], b.Names[0]) })
 		for _, v := range vs {
 			decl(&b, v.Decl)
 		}
