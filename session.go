@@ -2,6 +2,7 @@ package deploysync
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
@@ -82,7 +84,7 @@ func newSession(s State, o options) *session {
 	// the sync assigns status fields, conditions and the template wholesale
 	// and never modifies what they point to, but it does edit annotations.
 	d := *s.Deployment
-	d.Annotations = cloneMap(s.Deployment.Annotations)
+	d.Annotations = maps.Clone(s.Deployment.Annotations)
 	return &session{
 		opts: o,
 		now:  s.Now,
@@ -142,14 +144,14 @@ func (s *session) event(typ, reason, msg, why string) {
 // updateStatus records a write of the Deployment's status subresource with
 // the working copy as it is now.
 func (s *session) updateStatus(why string) {
-	sent := &sentDeployment{annotations: cloneMap(s.d.Annotations), status: s.d.Status}
+	sent := &sentDeployment{annotations: maps.Clone(s.d.Annotations), status: s.d.Status}
 	s.log = append(s.log, entry{kind: updateDStatus, dep: sent, why: why})
 }
 
 // updateDeployment records a write of the Deployment itself.
 func (s *session) updateDeployment(why string) {
 	t := s.d.Spec.Template
-	sent := &sentDeployment{annotations: cloneMap(s.d.Annotations), template: &t}
+	sent := &sentDeployment{annotations: maps.Clone(s.d.Annotations), template: &t}
 	s.log = append(s.log, entry{kind: updateD, dep: sent, why: why})
 }
 
@@ -299,11 +301,11 @@ func mergeDeployment(w, base *appsv1.Deployment, sent *sentDeployment, status bo
 	if b.UnavailableReplicas != x.UnavailableReplicas {
 		ws.UnavailableReplicas = x.UnavailableReplicas
 	}
-	if !equalInt32Ptr(b.TerminatingReplicas, x.TerminatingReplicas) {
-		ws.TerminatingReplicas = copyInt32Ptr(x.TerminatingReplicas)
+	if !ptr.Equal(b.TerminatingReplicas, x.TerminatingReplicas) {
+		ws.TerminatingReplicas = copyPtr(x.TerminatingReplicas)
 	}
-	if !equalInt32Ptr(b.CollisionCount, x.CollisionCount) {
-		ws.CollisionCount = copyInt32Ptr(x.CollisionCount)
+	if !ptr.Equal(b.CollisionCount, x.CollisionCount) {
+		ws.CollisionCount = copyPtr(x.CollisionCount)
 	}
 	if !equality.Semantic.DeepEqual(b.Conditions, x.Conditions) {
 		ws.Conditions = append([]appsv1.DeploymentCondition(nil), x.Conditions...)
@@ -329,32 +331,6 @@ func mergeMap(w, base, sent map[string]string) map[string]string {
 	return w
 }
 
-func equalInt32Ptr(a, b *int32) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
-}
-
-func copyInt32Ptr(p *int32) *int32 {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
-}
-
-func cloneMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 func appendOnce(list []string, s string) []string {
 	for _, x := range list {
 		if x == s {
@@ -362,4 +338,13 @@ func appendOnce(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
+}
+
+// copyPtr returns a pointer to a copy of *p, or nil: the merged object must
+// not share the sent one's status pointers.
+func copyPtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return ptr.To(*p)
 }
