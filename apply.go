@@ -2,6 +2,7 @@ package deploysync
 
 import (
 	"fmt"
+	"maps"
 
 	appsv1 "k8s.io/api/apps/v1"
 
@@ -109,7 +110,7 @@ func Apply(s State, p Plan) (State, error) {
 		case *action.UpdateDeploymentStatus:
 			d := a.Deployment.DeepCopy()
 			d.Spec = *out.Deployment.Spec.DeepCopy()
-			d.Labels = cloneMap(out.Deployment.Labels)
+			d.Labels = maps.Clone(out.Deployment.Labels)
 			out.Deployment = d
 		case *action.PatchDeployment:
 			d, err := a.ApplyTo(out.Deployment)

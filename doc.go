@@ -20,8 +20,12 @@
 // several times in a sync, each time from its cache (so a real apiserver
 // rejects the later writes with a conflict and the next sync retries). A
 // plan holds the intent instead: each object is written once per kind of
-// write, carrying every change the sync made to it, placed where its last
-// write happened. Every action says why it follows from the state.
+// write, carrying every change the sync made to it. A ReplicaSet the sync
+// creates is created where upstream creates it, its later changes folded
+// into the create; any other write sits where its last write of that kind
+// happened (a ReplicaSet's last update, the Deployment's last update, its
+// last status write). Events, deletions, adoptions and releases stay where
+// they happened. Every action says why it follows from the state.
 //
 // # Fidelity
 //

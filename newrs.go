@@ -3,6 +3,7 @@ package deploysync
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -12,68 +13,77 @@ import (
 	"github.com/deploysync/deploysync/revision"
 )
 
-// getAllReplicaSetsAndSyncRevision splits the claimed ReplicaSets into the
-// new one and the old ones (oldest first, zero-sized included) and syncs the
-// new one's revision; with create, a missing new ReplicaSet is created.
-func (s *session) getAllReplicaSetsAndSyncRevision(rsList []*appsv1.ReplicaSet, create bool) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet, error) {
+// getAllReplicaSetsAndSyncRevision is upstream's call of that name without
+// a create: it splits the claimed ReplicaSets into the new one (nil if none)
+// and the old ones (oldest first, zero-sized included) and syncs the new
+// one's revision. Without a create it cannot fail: upstream's only errors
+// on that path are the API's answers to its writes, and a plan's writes are
+// intents that get no answer. Only creating the new ReplicaSet can fail
+// (see getAllReplicaSetsAndSyncRevisionOrCreate).
+func (s *session) getAllReplicaSetsAndSyncRevision(rsList []*appsv1.ReplicaSet) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet) {
 	if s.split == nil {
 		newRS, old := deployutil.SplitReplicaSets(s.d, rsList)
 		s.split = &split{newRS: newRS, old: old}
 	}
 	old := s.split.old[:len(s.split.old):len(s.split.old)]
-	if s.split.synced != nil {
-		// Upstream syncs an existing new ReplicaSet again with the same
-		// cache and the same Deployment: the same write, stale, or none.
-		return s.split.synced, old, nil
+	if s.split.newRS == nil {
+		return nil, old
 	}
-	newRS, err := s.getNewReplicaSet(s.split.newRS, old, create)
+	if s.split.synced == nil {
+		s.split.synced = s.syncNewReplicaSet(s.split.newRS, old)
+	}
+	// Upstream syncs an existing new ReplicaSet again with the same cache
+	// and the same Deployment: the same write, stale, or none.
+	return s.split.synced, old
+}
+
+// getAllReplicaSetsAndSyncRevisionOrCreate is the same call with a create: a
+// missing new ReplicaSet is created, which fails on a hash collision or
+// when its size cannot be computed (deployutil.NewReplicaSetReplicas).
+func (s *session) getAllReplicaSetsAndSyncRevisionOrCreate(rsList []*appsv1.ReplicaSet) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet, error) {
+	newRS, old := s.getAllReplicaSetsAndSyncRevision(rsList)
+	if newRS != nil {
+		return newRS, old, nil
+	}
+	newRS, err := s.createNewReplicaSet(old, revision.Max(old)+1)
 	if err != nil {
 		return nil, nil, err
-	}
-	if s.split.newRS != nil {
-		s.split.synced = newRS
 	}
 	return newRS, old, nil
 }
 
-// getNewReplicaSet brings the existing new ReplicaSet's annotations and
+// syncNewReplicaSet brings the existing new ReplicaSet's annotations and
 // minReadySeconds up to date (returning right after such a write, as
 // upstream: the Deployment's revision waits for the next sync), or records
-// its revision on the Deployment; or creates it.
-func (s *session) getNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, create bool) (*appsv1.ReplicaSet, error) {
+// its revision on the Deployment.
+func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	d := s.d
 	next := revision.Max(old) + 1
-	if existing != nil {
-		ann, changed := revision.NewReplicaSetAnnotations(d, existing, next, true, s.opts.historyLimit)
-		c := *existing
-		c.Annotations = ann
-		if changed || existing.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
-			c.Spec.MinReadySeconds = d.Spec.MinReadySeconds
-			s.writeRS(existing, &c, newRSSyncReason(existing, &c))
-			return &c, nil
-		}
-		// Annotations copied in memory ride along with later writes.
-		s.derive(&c, existing)
-		needsUpdate := setRevision(d, c.Annotations[deployutil.RevisionAnnotation])
-		var why []string
-		if needsUpdate {
-			why = append(why, fmt.Sprintf("record revision %s of the new ReplicaSet on the Deployment", c.Annotations[deployutil.RevisionAnnotation]))
-		}
-		if deployutil.HasProgressDeadline(d) && deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing) == nil {
-			deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-				deployutil.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
-			needsUpdate = true
-			why = append(why, "start tracking progress: there is a progress deadline and no Progressing condition yet")
-		}
-		if needsUpdate {
-			s.updateStatus(joinWhy(why))
-		}
-		return &c, nil
+	ann, changed := revision.NewReplicaSetAnnotations(d, existing, next, true, s.opts.historyLimit)
+	c := *existing
+	c.Annotations = ann
+	if changed || existing.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
+		c.Spec.MinReadySeconds = d.Spec.MinReadySeconds
+		s.writeRS(existing, &c, newRSSyncReason(existing, &c))
+		return &c
 	}
-	if !create {
-		return nil, nil
+	// Annotations copied in memory ride along with later writes.
+	s.derive(&c, existing)
+	needsUpdate := setRevision(d, c.Annotations[deployutil.RevisionAnnotation])
+	var why []string
+	if needsUpdate {
+		why = append(why, fmt.Sprintf("record revision %s of the new ReplicaSet on the Deployment", c.Annotations[deployutil.RevisionAnnotation]))
 	}
-	return s.createNewReplicaSet(old, next)
+	if deployutil.HasProgressDeadline(d) && deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing) == nil {
+		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
+			deployutil.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
+		needsUpdate = true
+		why = append(why, "start tracking progress: there is a progress deadline and no Progressing condition yet")
+	}
+	if needsUpdate {
+		s.updateStatus(strings.Join(why, "; "))
+	}
+	return &c
 }
 
 func newRSSyncReason(from, to *appsv1.ReplicaSet) string {
@@ -93,7 +103,7 @@ func newRSSyncReason(from, to *appsv1.ReplicaSet) string {
 			break
 		}
 	}
-	return "sync the new ReplicaSet " + to.Name + ": " + joinWhy(parts)
+	return "sync the new ReplicaSet " + to.Name + ": " + strings.Join(parts, "; ")
 }
 
 func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*appsv1.ReplicaSet, error) {
@@ -152,7 +162,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 		why = append(why, "note the new ReplicaSet in the Progressing condition")
 	}
 	if needsUpdate {
-		s.updateStatus(joinWhy(why))
+		s.updateStatus(strings.Join(why, "; "))
 	}
 	return created, nil
 }
@@ -211,18 +221,4 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-func joinWhy(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	out := parts[0]
-	for _, p := range parts[1:] {
-		out += "; " + p
-	}
-	return out
 }

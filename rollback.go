@@ -16,7 +16,7 @@ import (
 // the annotation is cleared — in every case, found or not.
 func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 	d := s.d
-	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, true)
+	newRS, old, err := s.getAllReplicaSetsAndSyncRevisionOrCreate(rsList)
 	if err != nil {
 		return err
 	}

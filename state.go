@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // State is a snapshot of what a Deployment controller reads in one sync.
@@ -124,7 +125,7 @@ type options struct {
 }
 
 func defaultOptions() options {
-	return options{terminatingReplicas: true, historyLimit: 2000}
+	return options{terminatingReplicas: true, historyLimit: deployutil.MaxRevisionHistoryChars}
 }
 
 // WithTerminatingReplicas sets the DeploymentReplicaSetTerminatingReplicas
@@ -135,7 +136,7 @@ func WithTerminatingReplicas(enabled bool) Option {
 }
 
 // WithRevisionHistoryChars sets the length limit of the revision-history
-// annotation (2000 characters upstream).
+// annotation ([deployutil.MaxRevisionHistoryChars] upstream).
 func WithRevisionHistoryChars(n int) Option {
 	return func(o *options) { o.historyLimit = n }
 }

@@ -73,21 +73,20 @@ func (s *session) run() (Branch, error) {
 	}
 	rsList := s.claim()
 	if d.DeletionTimestamp != nil {
-		return Deleting, s.syncStatusOnly(rsList)
+		s.syncStatusOnly(rsList)
+		return Deleting, nil
 	}
 	s.checkPausedConditions()
 	if d.Spec.Paused {
-		return Paused, s.sync(rsList)
+		s.sync(rsList)
+		return Paused, nil
 	}
 	if _, ok := revision.RollbackTo(d); ok {
 		return Rollback, s.rollback(rsList)
 	}
-	scalingEvent, err := s.isScalingEvent(rsList)
-	if err != nil {
-		return ScalingEvent, err
-	}
-	if scalingEvent {
-		return ScalingEvent, s.sync(rsList)
+	if s.isScalingEvent(rsList) {
+		s.sync(rsList)
+		return ScalingEvent, nil
 	}
 	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 		return Recreate, s.rolloutRecreate(rsList)
@@ -109,21 +108,17 @@ func (s *session) claim() []*appsv1.ReplicaSet {
 	return claimed
 }
 
-func (s *session) syncStatusOnly(rsList []*appsv1.ReplicaSet) error {
-	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
-	if err != nil {
-		return err
-	}
+// syncStatusOnly, sync and isScalingEvent return no error where upstream's
+// do: they never create the new ReplicaSet, and without a create nothing
+// can fail here (see getAllReplicaSetsAndSyncRevision).
+func (s *session) syncStatusOnly(rsList []*appsv1.ReplicaSet) {
+	newRS, old := s.getAllReplicaSetsAndSyncRevision(rsList)
 	s.syncDeploymentStatus(append(old, newRS), newRS)
-	return nil
 }
 
 // sync is upstream's path for paused Deployments and scaling events.
-func (s *session) sync(rsList []*appsv1.ReplicaSet) error {
-	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
-	if err != nil {
-		return err
-	}
+func (s *session) sync(rsList []*appsv1.ReplicaSet) {
+	newRS, old := s.getAllReplicaSetsAndSyncRevision(rsList)
 	if newRS != nil || len(old) > 0 {
 		// Upstream sorts the old ReplicaSets newest first in place here;
 		// cleanup below sees that order.
@@ -136,7 +131,6 @@ func (s *session) sync(rsList []*appsv1.ReplicaSet) error {
 		s.cleanup(old)
 	}
 	s.syncDeploymentStatus(append(old, newRS), newRS)
-	return nil
 }
 
 func (s *session) checkPausedConditions() {
@@ -161,12 +155,9 @@ func (s *session) checkPausedConditions() {
 	}
 }
 
-func (s *session) isScalingEvent(rsList []*appsv1.ReplicaSet) (bool, error) {
-	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
-	if err != nil {
-		return false, err
-	}
-	return scaling.IsScalingEvent(s.d, newRS, old), nil
+func (s *session) isScalingEvent(rsList []*appsv1.ReplicaSet) bool {
+	newRS, old := s.getAllReplicaSetsAndSyncRevision(rsList)
+	return scaling.IsScalingEvent(s.d, newRS, old)
 }
 
 func (s *session) cleanup(old []*appsv1.ReplicaSet) {
@@ -177,7 +168,7 @@ func (s *session) cleanup(old []*appsv1.ReplicaSet) {
 
 func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
 	d := s.d
-	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, true)
+	newRS, old, err := s.getAllReplicaSetsAndSyncRevisionOrCreate(rsList)
 	if err != nil {
 		return err
 	}
@@ -208,10 +199,7 @@ func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
 
 func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 	d := s.d
-	newRS, old, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
-	if err != nil {
-		return err
-	}
+	newRS, old := s.getAllReplicaSetsAndSyncRevision(rsList)
 	allRSs := append(old[:len(old):len(old)], newRS)
 	if scales := recreate.ScaleDownOld(d, deployutil.FilterActive(old)); len(scales) > 0 {
 		for _, sc := range scales {
@@ -227,7 +215,8 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 		return nil
 	}
 	if newRS == nil {
-		if newRS, old, err = s.getAllReplicaSetsAndSyncRevision(rsList, true); err != nil {
+		var err error
+		if newRS, old, err = s.getAllReplicaSetsAndSyncRevisionOrCreate(rsList); err != nil {
 			return err
 		}
 		allRSs = append(old[:len(old):len(old)], newRS)

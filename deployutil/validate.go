@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/utils/ptr"
 )
 
 // IsSelectingAll reports whether the selector is the empty selector
@@ -207,8 +208,8 @@ func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad badFunc) error {
 	}{
 		{"observedGeneration", s.ObservedGeneration}, {"replicas", int64(s.Replicas)}, {"updatedReplicas", int64(s.UpdatedReplicas)},
 		{"readyReplicas", int64(s.ReadyReplicas)}, {"availableReplicas", int64(s.AvailableReplicas)},
-		{"unavailableReplicas", int64(s.UnavailableReplicas)}, {"terminatingReplicas", deref(s.TerminatingReplicas)},
-		{"collisionCount", deref(s.CollisionCount)},
+		{"unavailableReplicas", int64(s.UnavailableReplicas)}, {"terminatingReplicas", int64(ptr.Deref(s.TerminatingReplicas, 0))},
+		{"collisionCount", int64(ptr.Deref(s.CollisionCount, 0))},
 	} {
 		if f.v < 0 {
 			return bad("status."+f.name, Invalid, f.v, "must be greater than or equal to 0", ruleDeployStatus)
@@ -225,13 +226,6 @@ func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad badFunc) error {
 		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleDeployStatus)
 	}
 	return nil
-}
-
-func deref(p *int32) int64 {
-	if p == nil {
-		return 0
-	}
-	return int64(*p)
 }
 
 func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
@@ -303,7 +297,7 @@ func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad badFunc) error {
 		v    int64
 	}{
 		{"replicas", int64(s.Replicas)}, {"readyReplicas", int64(s.ReadyReplicas)}, {"availableReplicas", int64(s.AvailableReplicas)},
-		{"terminatingReplicas", deref(s.TerminatingReplicas)}, {"observedGeneration", s.ObservedGeneration},
+		{"terminatingReplicas", int64(ptr.Deref(s.TerminatingReplicas, 0))}, {"observedGeneration", s.ObservedGeneration},
 	} {
 		if f.v < 0 {
 			return bad("status."+f.name, Invalid, f.v, "must be greater than or equal to 0", ruleRSStatus)

@@ -1,0 +1,318 @@
+package deploysync
+
+// The write log and its merge into a plan's actions.
+//
+// A sync records what upstream's syncDeployment would send, in its order:
+// every write as the pair (version it was based on, object sent), every
+// event, deletion, adoption and release as it happens. A plan instead has at
+// most one action per object and kind of write, and merge folds the log into
+// those actions. The rule, exactly:
+//
+//   - An event, a deletion, an adoption and a release are one action each,
+//     at their own position in the log, never merged.
+//   - A ReplicaSet created by the sync is one CreateReplicaSet at the
+//     position of its create. Its object is the one sent with every later
+//     update of it folded in; its reason is the create's, then each later
+//     update's that was not already said, joined by "; ".
+//   - A ReplicaSet of the state that is updated is one UpdateReplicaSet at
+//     the position of its last update. Its object is the ReplicaSet as read,
+//     with the owner references an adoption or release of it left (an
+//     update is sent after the patch), and each update's difference from
+//     the version it was based on applied in order; its reason is the
+//     updates' distinct reasons in order. An adoption or release alone
+//     writes no UpdateReplicaSet.
+//   - The Deployment's updates are one UpdateDeployment at the position of
+//     the last one, its status writes one UpdateDeploymentStatus at the
+//     position of the last one, each with its kind's distinct reasons in
+//     order. Both carry the same merged object (each its own copy): the
+//     Deployment as read with each write's difference from the Deployment
+//     as read applied in order, whatever its kind (a status write sends the
+//     annotations and the status, an update the annotations and the
+//     template). The endpoint each goes to keeps only its part: the status
+//     endpoint takes no spec, the main one no status.
+//
+// A ReplicaSet's update is based on the version it was computed from — the
+// ReplicaSet as read, or what an earlier update sent — so its difference is
+// exactly what it changed. A Deployment write always sends the whole working
+// copy, so its difference is taken from the Deployment as read: a field an
+// earlier write changed and a later write sends back at its as-read value
+// keeps the earlier write's value, and an annotation an earlier write added
+// stays when a later one lacks it.
+//
+// A difference covers the fields a sync ever writes: for a ReplicaSet
+// spec.replicas, spec.minReadySeconds and the annotations key by key; for
+// the Deployment the annotations key by key, the template as a whole and
+// each status field. Every other field is as read (TestMergeFields lists
+// each field of the types involved, merged or why a sync never writes it).
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+type entryKind int
+
+const (
+	createRS entryKind = iota
+	updateRS
+	deleteRS
+	adoptRS
+	releaseRS
+	updateD
+	updateDStatus
+	event
+)
+
+// entry is one step of the write log.
+type entry struct {
+	kind       entryKind
+	name       string             // the ReplicaSet's name
+	base, sent *appsv1.ReplicaSet // ReplicaSet writes (a create has no base)
+	dep        *sentDeployment    // Deployment writes
+	ev         action.Event
+	why        string
+}
+
+// sentDeployment is what a Deployment write sent, as far as a write can
+// change it: its annotations, its status and (for an update) its template.
+type sentDeployment struct {
+	annotations map[string]string
+	status      appsv1.DeploymentStatus
+	template    *corev1.PodTemplateSpec
+}
+
+// derive notes that value is an in-memory copy of the server's version of.
+func (s *session) derive(value, of *appsv1.ReplicaSet) {
+	if s.base == nil {
+		s.base = map[*appsv1.ReplicaSet]*appsv1.ReplicaSet{}
+	}
+	s.base[value] = s.baseOf(of)
+}
+
+// baseOf returns the server's version a ReplicaSet value stands for: the
+// value itself unless derive noted it as a copy.
+func (s *session) baseOf(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
+	if b, ok := s.base[rs]; ok {
+		return b
+	}
+	return rs
+}
+
+// writeRS records an update of a ReplicaSet: to is sent, based on the
+// version from derives from. The value sent is what later decisions read.
+func (s *session) writeRS(from, to *appsv1.ReplicaSet, why string) {
+	s.log = append(s.log, entry{kind: updateRS, name: to.Name, base: s.baseOf(from), sent: to, why: why})
+}
+
+func (s *session) event(typ, reason, msg, why string) {
+	s.log = append(s.log, entry{kind: event, ev: action.Event{Type: typ, Reason: reason, Message: msg, Why: why}})
+}
+
+// updateStatus records a write of the Deployment's status subresource with
+// the working copy as it is now.
+func (s *session) updateStatus(why string) {
+	sent := &sentDeployment{annotations: maps.Clone(s.d.Annotations), status: s.d.Status}
+	s.log = append(s.log, entry{kind: updateDStatus, dep: sent, why: why})
+}
+
+// updateDeployment records a write of the Deployment itself.
+func (s *session) updateDeployment(why string) {
+	t := s.d.Spec.Template
+	sent := &sentDeployment{annotations: maps.Clone(s.d.Annotations), template: &t}
+	s.log = append(s.log, entry{kind: updateD, dep: sent, why: why})
+}
+
+// plan is the session's log merged into a plan's actions.
+func (s *session) plan() []action.Action {
+	return merge(s.log, s.lookup, s.orig)
+}
+
+// merge folds a write log into a plan's actions by the rule above. read
+// returns the state's ReplicaSet of a name (nil if none) and orig is the
+// Deployment as read; neither is modified, nor is anything the log points
+// to: the actions' objects are merge's own.
+func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.Deployment) []action.Action {
+	type rsIntent struct {
+		w                  *appsv1.ReplicaSet // the object with every change so far
+		created, updated   bool
+		createAt, updateAt int
+		why                []string
+	}
+	intents := map[string]*rsIntent{}
+	// intentOf returns the intent for a ReplicaSet of the state, starting
+	// from a copy of it as read.
+	intentOf := func(name string) *rsIntent {
+		in, ok := intents[name]
+		if !ok {
+			in = &rsIntent{}
+			if rs := read(name); rs != nil {
+				in.w = rs.DeepCopy()
+			}
+			intents[name] = in
+		}
+		return in
+	}
+	var dw *appsv1.Deployment
+	var dWhy, sWhy []string
+	dAt, sAt := -1, -1
+	// out has a slot per entry; the slots of writes folded elsewhere stay nil.
+	out := make([]action.Action, len(log))
+	for i, e := range log {
+		switch e.kind {
+		case createRS:
+			intents[e.name] = &rsIntent{w: e.sent.DeepCopy(), created: true, createAt: i, why: []string{e.why}}
+		case updateRS:
+			in := intentOf(e.name)
+			mergeReplicaSet(in.w, e.base, e.sent)
+			in.updated, in.updateAt = true, i
+			in.why = appendOnce(in.why, e.why)
+		case deleteRS:
+			rs := read(e.name)
+			out[i] = &action.DeleteReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Why: e.why}
+		case adoptRS, releaseRS:
+			in := intentOf(e.name)
+			rs := read(e.name)
+			if e.kind == adoptRS {
+				in.w.OwnerReferences = deployutil.WithControllerRef(in.w.OwnerReferences, orig)
+				out[i] = &action.AdoptReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, OwnerUID: orig.UID,
+					Patch: deployutil.AdoptPatch(orig, rs.UID), Why: e.why}
+			} else {
+				in.w.OwnerReferences = deployutil.WithoutOwner(in.w.OwnerReferences, orig.UID)
+				out[i] = &action.ReleaseReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, OwnerUID: orig.UID,
+					Patch: deployutil.ReleasePatch(rs.UID, orig.UID), Why: e.why}
+			}
+		case updateD, updateDStatus:
+			if dw == nil {
+				dw = orig.DeepCopy()
+			}
+			mergeDeployment(dw, orig, e.dep, e.kind == updateDStatus)
+			if e.kind == updateD {
+				dAt, dWhy = i, appendOnce(dWhy, e.why)
+			} else {
+				sAt, sWhy = i, appendOnce(sWhy, e.why)
+			}
+		case event:
+			ev := e.ev
+			out[i] = &ev
+		}
+	}
+	for _, in := range intents {
+		// A created ReplicaSet's updates are folded into its create; the
+		// slots of its updates stay empty.
+		why := strings.Join(in.why, "; ")
+		switch {
+		case in.created:
+			out[in.createAt] = &action.CreateReplicaSet{ReplicaSet: in.w, Why: why}
+		case in.updated:
+			out[in.updateAt] = &action.UpdateReplicaSet{ReplicaSet: in.w, Why: why}
+		}
+	}
+	if dAt >= 0 {
+		obj := dw
+		if sAt >= 0 {
+			obj = dw.DeepCopy()
+		}
+		out[dAt] = &action.UpdateDeployment{Deployment: obj, Why: strings.Join(dWhy, "; ")}
+	}
+	if sAt >= 0 {
+		out[sAt] = &action.UpdateDeploymentStatus{Deployment: dw, Why: strings.Join(sWhy, "; ")}
+	}
+	return slices.DeleteFunc(out, func(a action.Action) bool { return a == nil })
+}
+
+// mergeReplicaSet applies to w what sent changed relative to base, field by
+// field: the fields a sync ever writes on a ReplicaSet (TestMergeFields).
+func mergeReplicaSet(w, base, sent *appsv1.ReplicaSet) {
+	if *base.Spec.Replicas != *sent.Spec.Replicas {
+		w.Spec.Replicas = ptr.To(*sent.Spec.Replicas)
+	}
+	if base.Spec.MinReadySeconds != sent.Spec.MinReadySeconds {
+		w.Spec.MinReadySeconds = sent.Spec.MinReadySeconds
+	}
+	w.Annotations = mergeMap(w.Annotations, base.Annotations, sent.Annotations)
+}
+
+// mergeDeployment applies to w what sent changed relative to base: the
+// status and annotations for a status write, the template and annotations for
+// an update (TestMergeFields).
+func mergeDeployment(w, base *appsv1.Deployment, sent *sentDeployment, status bool) {
+	w.Annotations = mergeMap(w.Annotations, base.Annotations, sent.annotations)
+	if !status {
+		if !equality.Semantic.DeepEqual(base.Spec.Template, *sent.template) {
+			w.Spec.Template = *sent.template.DeepCopy()
+		}
+		return
+	}
+	b, x, ws := &base.Status, &sent.status, &w.Status
+	if b.ObservedGeneration != x.ObservedGeneration {
+		ws.ObservedGeneration = x.ObservedGeneration
+	}
+	if b.Replicas != x.Replicas {
+		ws.Replicas = x.Replicas
+	}
+	if b.UpdatedReplicas != x.UpdatedReplicas {
+		ws.UpdatedReplicas = x.UpdatedReplicas
+	}
+	if b.ReadyReplicas != x.ReadyReplicas {
+		ws.ReadyReplicas = x.ReadyReplicas
+	}
+	if b.AvailableReplicas != x.AvailableReplicas {
+		ws.AvailableReplicas = x.AvailableReplicas
+	}
+	if b.UnavailableReplicas != x.UnavailableReplicas {
+		ws.UnavailableReplicas = x.UnavailableReplicas
+	}
+	if !ptr.Equal(b.TerminatingReplicas, x.TerminatingReplicas) {
+		ws.TerminatingReplicas = copyPtr(x.TerminatingReplicas)
+	}
+	if !ptr.Equal(b.CollisionCount, x.CollisionCount) {
+		ws.CollisionCount = copyPtr(x.CollisionCount)
+	}
+	if !equality.Semantic.DeepEqual(b.Conditions, x.Conditions) {
+		ws.Conditions = append([]appsv1.DeploymentCondition(nil), x.Conditions...)
+	}
+}
+
+// mergeMap applies the key-wise difference between base and sent to w (a map
+// the merge owns, or nil) and returns it.
+func mergeMap(w, base, sent map[string]string) map[string]string {
+	for k, v := range sent {
+		if old, ok := base[k]; !ok || old != v {
+			if w == nil {
+				w = map[string]string{}
+			}
+			w[k] = v
+		}
+	}
+	for k := range base {
+		if _, ok := sent[k]; !ok {
+			delete(w, k)
+		}
+	}
+	return w
+}
+
+// copyPtr returns a pointer to a copy of *p, or nil: the merged object must
+// not share the sent one's status pointers.
+func copyPtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return ptr.To(*p)
+}
+
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
