@@ -33,8 +33,8 @@ import (
 //  8. Recreate or RollingUpdate: one step of the rollout, then history
 //     cleanup if the rollout was already complete, then status and progress.
 //
-// Sync returns an [*deployutil.InputError] (matching
-// [deployutil.ErrInvalidInput]) for a state an apps/v1 apiserver would not
+// Sync returns an [*InputError] (matching
+// [ErrInvalidInput]) for a state an apps/v1 apiserver would not
 // have accepted, or that cannot be a snapshot of one (see
 // [deployutil.Validate]); otherwise a plan — upstream's decision, its int32
 // wrap-arounds included unless a Fix says otherwise. It never modifies the
