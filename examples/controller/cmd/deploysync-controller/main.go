@@ -1,6 +1,7 @@
 // Command deploysync-controller runs a Deployment controller built on
 // deploysync in the classic client-go pattern (package controller) against
-// the cluster of a kubeconfig, or in-cluster without one.
+// the cluster of a kubeconfig (--kubeconfig, else $KUBECONFIG, else
+// ~/.kube/config, as kubectl looks for it), or in-cluster without one.
 //
 // kube-controller-manager's own Deployment controller must be off on that
 // cluster (--controllers=*,-deployment), or both will act on every
@@ -40,7 +41,7 @@ import (
 
 func main() {
 	klog.InitFlags(nil)
-	kubeconfig := flag.String("kubeconfig", "", "path to a kubeconfig; empty: in-cluster configuration")
+	kubeconfig := flag.String("kubeconfig", "", "path to a kubeconfig; empty: $KUBECONFIG, then ~/.kube/config, then the in-cluster configuration")
 	workers := flag.Int("workers", 5, "number of Deployments synced at once")
 	namespace := flag.String("namespace", "", "only sync Deployments of this namespace (default: all)")
 	leaderElect := flag.Bool("leader-elect", false, "take a Lease before syncing, so several replicas can run with one active")
@@ -57,7 +58,11 @@ func main() {
 }
 
 func run(ctx context.Context, kubeconfig string, workers int, namespace string, leaderElect bool, leaseNamespace, leaseName string) error {
-	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	// kubectl's loading rules: the flag, else $KUBECONFIG, else
+	// ~/.kube/config; with none of them, the in-cluster configuration.
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = kubeconfig
+	config, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
 	if err != nil {
 		return err
 	}
