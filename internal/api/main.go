@@ -152,18 +152,24 @@ func listing(root, rel, modPath string) (text []byte, ok bool, err error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "package %s // import %q\n", pkg.Name, importPath)
 	section := func(title string) { fmt.Fprintf(&b, "\n%s\n\n", title) }
+	var printErr error // the first declaration the printer could not print
+	emit := func(d ast.Decl) {
+		if printErr == nil {
+			printErr = decl(&b, d)
+		}
+	}
 	values := func(vs []*doc.Value) {
 		// go/doc keeps the source order of the files; by name, moving a
 		// declaration to another file does not change the listing.
 		vs = slices.Clone(vs)
 		slices.SortFunc(vs, func(a, b *doc.Value) int { return strings.Compare(a.Names[0], b.Names[0]) })
 		for _, v := range vs {
-			decl(&b, v.Decl)
+			emit(v.Decl)
 		}
 	}
 	funcs := func(fs []*doc.Func) {
 		for _, f := range fs {
-			decl(&b, f.Decl)
+			emit(f.Decl)
 		}
 	}
 	if len(pkg.Consts) > 0 {
@@ -184,12 +190,15 @@ func listing(root, rel, modPath string) (text []byte, ok bool, err error) {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			decl(&b, t.Decl)
+			emit(t.Decl)
 			values(t.Consts)
 			values(t.Vars)
 			funcs(t.Funcs)
 			funcs(t.Methods)
 		}
+	}
+	if printErr != nil {
+		return nil, false, fmt.Errorf("%s: printing a declaration: %w", rel, printErr)
 	}
 	return b.Bytes(), true, nil
 }
@@ -197,7 +206,7 @@ func listing(root, rel, modPath string) (text []byte, ok bool, err error) {
 // decl prints one declaration without its comments, its body or the
 // layout of its source: every position is cleared, so the printer decides
 // the line breaks and a doc edit cannot change the listing.
-func decl(b *bytes.Buffer, d ast.Decl) {
+func decl(b *bytes.Buffer, d ast.Decl) error {
 	if fd, ok := d.(*ast.FuncDecl); ok {
 		c := *fd
 		c.Doc, c.Body = nil, nil
@@ -219,9 +228,10 @@ func decl(b *bytes.Buffer, d ast.Decl) {
 	})
 	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
 	if err := cfg.Fprint(b, token.NewFileSet(), d); err != nil {
-		panic(err) // printing a parsed declaration cannot fail on a bytes.Buffer
+		return err
 	}
 	b.WriteByte('\n')
+	return nil
 }
 
 var posType = reflect.TypeFor[token.Pos]()
