@@ -27,7 +27,7 @@ type State struct {
 	// As upstream's pod index, Sync assigns each pod by its controller
 	// ownerReference, not by the key it is listed under: a pod counts for
 	// the claimed ReplicaSet of its namespace whose kind, name and UID its
-	// controller reference names (see [deployutil.PodMap]). A pod keyed by
+	// controller reference names. A pod keyed by
 	// a UID no claimed ReplicaSet has, a pod without a controller, or one
 	// controlled by another object, another namespace or a ReplicaSet the
 	// Deployment does not claim, is ignored, as upstream ignores it. A nil

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/podindex"
 	"github.com/deploysync/deploysync/recreate"
 	"github.com/deploysync/deploysync/revision"
 	"github.com/deploysync/deploysync/rolling"
@@ -210,7 +211,7 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 	}
 	// Upstream's pod map: the pods of the claimed ReplicaSets, found by
 	// their controller reference.
-	if running, _ := recreate.OldPodsRunning(old, deployutil.PodMap(rsList, s.pods)); running {
+	if running, _ := recreate.OldPodsRunning(old, podindex.ByController(rsList, s.pods)); running {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}

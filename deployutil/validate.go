@@ -49,7 +49,7 @@ func IsSelectingAll(d *appsv1.Deployment) bool {
 // counts, sums, collision counts and revisions wrap around in int32 (int64
 // for revisions) exactly where upstream's do. Pods are not checked beyond
 // nil: a pod whose controller is not one of the claimed ReplicaSets is not
-// one of their pods, as in upstream's pod index (see [PodMap]).
+// one of their pods, as in upstream's pod index.
 //
 // A Deployment selecting all pods (see [IsSelectingAll]) is checked like any
 // other, its empty selector aside (an apiserver refuses it; upstream keeps a
@@ -245,7 +245,7 @@ func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
 
 // validatePods refuses a nil pod: the only thing about pods that cannot be
 // a snapshot and that the sync would trip on. Which pods count, and for
-// which ReplicaSet, is decided by their controller reference (see [PodMap]).
+// which ReplicaSet, is decided by their controller reference.
 func validatePods(pods map[types.UID][]*corev1.Pod) error {
 	for uid, list := range pods {
 		for i, p := range list {

@@ -34,8 +34,8 @@ func ScaleDownOld(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []deployutil.S
 //     true. The phase alone decides: a terminating pod still Running
 //     counts, and so does a pod in phase Unknown or with no phase.
 //
-// pods must be upstream's pod map, as [deployutil.PodMap] builds it from
-// the claimed ReplicaSets: pods[rs.UID] holds the pods rs controls. Pods
+// pods must be upstream's pod map, as Sync builds it from the claimed
+// ReplicaSets (by each pod's controller reference): pods[rs.UID] holds the pods rs controls. Pods
 // under other keys are not looked at.
 func OldPodsRunning(old []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (bool, string) {
 	if n := deployutil.StatusReplicas(old); n > 0 {

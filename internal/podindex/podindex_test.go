@@ -1,4 +1,4 @@
-package deployutil_test
+package podindex_test
 
 import (
 	"sort"
@@ -10,15 +10,15 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/podindex"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
-// TestPodMap checks that pods are grouped as upstream's pod index groups
+// TestByController checks that pods are grouped as upstream's pod index groups
 // them: by the key namespace/kind/name/UID of the pod's controller
 // reference (controller.PodControllerIndexKey), looked up for each
 // ReplicaSet (controller.FilterPodsByOwner), whatever the caller's grouping.
-func TestPodMap(t *testing.T) {
+func TestByController(t *testing.T) {
 	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "default", UID: "rs-uid"}}
 	ref := func(kind, name string, uid types.UID, controller bool) []metav1.OwnerReference {
 		return []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: kind, Name: name, UID: uid, Controller: ptr.To(controller)}}
@@ -47,7 +47,7 @@ func TestPodMap(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pods := map[types.UID][]*corev1.Pod{tt.key: {tt.pod}}
 			frozen := testutil.Freeze(t, rs, pods)
-			got := deployutil.PodMap([]*appsv1.ReplicaSet{rs}, pods)
+			got := podindex.ByController([]*appsv1.ReplicaSet{rs}, pods)
 			frozen.Check(t)
 			keys := make([]string, 0, len(got))
 			for k := range got {

@@ -1,4 +1,6 @@
-package deployutil
+// Package podindex groups pods by their controlling ReplicaSet as
+// upstream's pod index does.
+package podindex
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
@@ -7,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// PodMap groups pods by ReplicaSet as upstream's controller does before a
+// ByController groups pods by ReplicaSet as upstream's controller does before a
 // Recreate step: for each ReplicaSet in rss, the pods whose controller
 // ownerReference names it (kind ReplicaSet, its name and UID) and that live
 // in its namespace — the key of upstream's pod index. The grouping of pods
@@ -17,7 +19,7 @@ import (
 // by anything else (another kind, name, UID or namespace, or a ReplicaSet
 // not in rss), is in no group. Every ReplicaSet of rss has an entry, nil
 // when it has no pods; nil pods are skipped. The pods are not copied.
-func PodMap(rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) map[types.UID][]*corev1.Pod {
+func ByController(rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) map[types.UID][]*corev1.Pod {
 	type key struct {
 		namespace, name string
 		uid             types.UID
