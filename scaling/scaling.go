@@ -58,8 +58,8 @@ func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.
 //     between replicas+maxSurge (0 when replicas is 0) and their current
 //     total, in proportion to their size (see [Proportions]; with
 //     fixes.UnhealthyFirst a scale-down first takes unavailable replicas of
-//     old ReplicaSets). Each one is written, even at an unchanged size, to
-//     refresh its annotations.
+//     old ReplicaSets). Each one whose size changes is written, and so is
+//     one of unchanged size whose replica annotations are stale.
 //  4. Otherwise (Recreate with several active ReplicaSets): nothing.
 //
 // old must be newest first (see [ActiveOrLatest]).
