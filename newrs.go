@@ -136,9 +136,14 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 
 	created := rs
 	if taken := s.lookup(rs.Name); taken != nil {
+		// Upstream reads the name from its cache. Unless that cache lags,
+		// it shows this sync's release: no controller, a collision.
 		ref := metav1.GetControllerOfNoCopy(taken)
+		if s.released[rs.Name] && !s.opts.laggingCache {
+			return nil, s.hashCollision(rs.Name, "is released by this sync: no longer this Deployment's")
+		}
 		if ref == nil || ref.UID != d.UID || !deployutil.EqualIgnoreHash(&d.Spec.Template, &taken.Spec.Template) {
-			return nil, s.hashCollision(rs.Name)
+			return nil, s.hashCollision(rs.Name, "is not this Deployment's ReplicaSet with this template")
 		}
 		// The name is ours already, with our template: carry on with it.
 		created = taken
@@ -167,14 +172,14 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 	return created, nil
 }
 
-func (s *session) hashCollision(name string) error {
+func (s *session) hashCollision(name, why string) error {
 	d := s.d
 	n := int32(1)
 	if d.Status.CollisionCount != nil {
 		n = *d.Status.CollisionCount + 1 // int32: 2³¹−1 wraps to −2³¹, as upstream's
 	}
 	d.Status.CollisionCount = &n
-	s.updateStatus(fmt.Sprintf("hash collision: %s exists and is not this Deployment's ReplicaSet with this template; collisionCount %d gives the next sync another name", name, n))
+	s.updateStatus(fmt.Sprintf("hash collision: %s exists and %s; collisionCount %d gives the next sync another name", name, why, n))
 	return &HashCollisionError{Name: name, CollisionCount: n}
 }
 

@@ -26,6 +26,8 @@ type session struct {
 	pods map[types.UID][]*corev1.Pod
 	// byName is the cache a create consults when the name is taken.
 	byName map[string]*appsv1.ReplicaSet
+	// released names the ReplicaSets this sync's claim releases.
+	released map[string]bool
 	// base maps a ReplicaSet value to the server version it derives from,
 	// for values that are not themselves a version the server holds (an
 	// in-memory copy with annotations nobody wrote yet).

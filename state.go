@@ -122,6 +122,7 @@ type options struct {
 	terminatingReplicas bool
 	historyLimit        int
 	fixes               []Fix
+	laggingCache        bool
 }
 
 func defaultOptions() options {
@@ -133,6 +134,27 @@ func defaultOptions() options {
 // reports terminatingReplicas.
 func WithTerminatingReplicas(enabled bool) Option {
 	return func(o *options) { o.terminatingReplicas = enabled }
+}
+
+// WithLaggingCache makes Sync decide one hash collision as upstream does
+// when its ReplicaSet cache lags behind the sync's own writes.
+//
+// The case: the name of the new ReplicaSet is held by a ReplicaSet that
+// this same sync releases (it was the Deployment's, its labels no longer
+// match the selector) and that still has the Deployment's pod template.
+// Upstream releases it, tries to create the new ReplicaSet, is told the
+// name exists, and reads that name from its informer cache. If the cache
+// has delivered the release patch by then (the default here, and what a
+// running informer usually shows), the ReplicaSet has no controller: a hash
+// collision, and status.collisionCount goes up. If it has not (this
+// option), the ReplicaSet still looks like the Deployment's own with its
+// template, and the sync carries on with it as the new ReplicaSet; its
+// later writes to it are based on the version before the release, and a
+// real apiserver refuses them with a conflict, after which the next sync
+// sees the collision. Both end with the same collisionCount; they differ in
+// this one sync's plan.
+func WithLaggingCache() Option {
+	return func(o *options) { o.laggingCache = true }
 }
 
 // WithRevisionHistoryChars sets the length limit of the revision-history

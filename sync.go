@@ -103,6 +103,11 @@ func (s *session) claim() []*appsv1.ReplicaSet {
 		kind := releaseRS
 		if c.Adopt {
 			kind = adoptRS
+		} else {
+			if s.released == nil {
+				s.released = map[string]bool{}
+			}
+			s.released[c.ReplicaSet.Name] = true
 		}
 		s.log = append(s.log, entry{kind: kind, name: c.ReplicaSet.Name, why: c.Why})
 	}

@@ -155,10 +155,10 @@ var scenarios = []scenario{
 	// its template and the sync carries on with it (no writes); the
 	// release event then syncs again, the lister shows an orphan, and
 	// collisionCount becomes 1. If the lister has the release, the
-	// collision comes one sync earlier. Ours decides from the State read
-	// before the release (still owned: carry on, as upstream's first case)
-	// and collides in the next sync; an AlreadyExists on our side is
-	// answered from the controller's cache too (applier.WithCache).
+	// collision comes one sync earlier. Ours decides as a cache that has
+	// the release (Sync's default; deploysync.WithLaggingCache is the
+	// other case) and collides in that sync; an AlreadyExists on our side
+	// is answered from the controller's cache too (applier.WithCache).
 	// Either way every flavour ends the same: collisionCount 1, the new
 	// ReplicaSet web-8459684f4d controlled at full size, web-5d8f6965c7
 	// released with its pods. checkReleased asserts that beside the

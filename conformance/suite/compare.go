@@ -65,7 +65,12 @@ func OursWith(s deploysync.State, terminatingReplicas bool, opts ...deploysync.O
 
 // Theirs runs upstream's sync on a state.
 func Theirs(s deploysync.State, terminatingReplicas bool) (Result, upstream.Outcome, error) {
-	out, err := upstream.Run(upstream.Input{Deployment: s.Deployment, ReplicaSets: s.ReplicaSets, Pods: s.Pods, Now: s.Now, TerminatingReplicas: terminatingReplicas})
+	return runTheirs(s, terminatingReplicas, false)
+}
+
+func runTheirs(s deploysync.State, terminatingReplicas, laggingCache bool) (Result, upstream.Outcome, error) {
+	out, err := upstream.Run(upstream.Input{Deployment: s.Deployment, ReplicaSets: s.ReplicaSets, Pods: s.Pods, Now: s.Now,
+		TerminatingReplicas: terminatingReplicas, LaggingCache: laggingCache})
 	if err != nil {
 		return Result{}, out, fmt.Errorf("upstream runner: %w", err)
 	}
@@ -179,11 +184,25 @@ func Compare(name string, s deploysync.State, gate bool) (Result, error) {
 // CompareOutcomes is Compare that also returns our plan and upstream's
 // outcome, of which the coverage table is made.
 func CompareOutcomes(name string, s deploysync.State, gate bool) (Result, deploysync.Plan, upstream.Outcome, error) {
-	ours, plan, err := Ours(s, gate)
+	return compareOutcomes(name, s, gate, false)
+}
+
+// CompareLagging is CompareOutcomes with a lagging ReplicaSet cache on both
+// sides: deploysync.WithLaggingCache beside upstream.Input.LaggingCache.
+func CompareLagging(name string, s deploysync.State, gate bool) (Result, deploysync.Plan, upstream.Outcome, error) {
+	return compareOutcomes(name+" (lagging cache)", s, gate, true)
+}
+
+func compareOutcomes(name string, s deploysync.State, gate, lagging bool) (Result, deploysync.Plan, upstream.Outcome, error) {
+	var opts []deploysync.Option
+	if lagging {
+		opts = append(opts, deploysync.WithLaggingCache())
+	}
+	ours, plan, err := OursWith(s, gate, opts...)
 	if err != nil {
 		return Result{}, plan, upstream.Outcome{}, fmt.Errorf("%s: %w\ninput:\n%s", name, err, StateYAML(s))
 	}
-	theirs, out, err := Theirs(s, gate)
+	theirs, out, err := runTheirs(s, gate, lagging)
 	if err != nil {
 		return Result{}, plan, out, fmt.Errorf("%s: %w\ninput:\n%s", name, err, StateYAML(s))
 	}

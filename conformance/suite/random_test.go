@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/conformance/upstream"
 	"github.com/deploysync/deploysync/internal/gen"
 )
@@ -53,6 +55,7 @@ type randomCounts struct {
 	refusedBoth        int // refused by validation and by Sync: counted, not compared
 	syncAcceptsInvalid int // refused by validation, accepted by Sync: compared
 	compared           int
+	lagging            int            // also compared with a lagging cache (a collision on a ReplicaSet this sync released)
 	why, whyBoth       map[string]int // validation's first refusal, by field: of the states Sync accepts, refuses
 }
 
@@ -111,10 +114,22 @@ func TestRandomStates(t *testing.T) {
 		}
 		cnt.compared++
 		cov.Add(Cells(plan, out))
+		if collidesWithRelease(plan) {
+			_, plan, out, err := CompareLagging("random state", c.State, c.TerminatingReplicas)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			cnt.lagging++
+			cov.Add(Cells(plan, out))
+		}
 	})
 	want := scenarioCoverage()
 	t.Logf("random states: validation accepted %d, refused %d (of which Sync refused %d, Sync accepted %d); compared %d",
 		cnt.accepted, cnt.refused, cnt.refusedBoth, cnt.syncAcceptsInvalid, cnt.compared)
+	t.Logf("collisions on a ReplicaSet the same sync released, compared again with a lagging cache: %d", cnt.lagging)
+	if n >= ciStates && cnt.lagging == 0 {
+		t.Error("no random state collided with a ReplicaSet its own sync released: the lagging-cache comparison ran on none")
+	}
 	t.Logf("validation's refusals (first error) of the states Sync accepts: %v; of those Sync refuses too: %v", cnt.why, cnt.whyBoth)
 	t.Logf("coverage (states: compared random states reaching the cell; scenarios: scenarios reaching it):\n%s", cov.Table(want))
 	if missing := cov.Missing(want); len(missing) > 0 {
@@ -140,4 +155,21 @@ func joinLines(lines []string) string {
 		out += l
 	}
 	return out
+}
+
+// collidesWithRelease reports whether a plan ends in a hash collision on
+// the name of a ReplicaSet it releases: the one decision that depends on
+// whether the cache has delivered the sync's own patches
+// (deploysync.WithLaggingCache).
+func collidesWithRelease(p deploysync.Plan) bool {
+	var hc *deploysync.HashCollisionError
+	if !errors.As(p.Err, &hc) {
+		return false
+	}
+	for _, a := range p.Actions {
+		if r, ok := a.(*action.ReleaseReplicaSet); ok && r.Name == hc.Name {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package suite
 import (
 	"testing"
 
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/conformance/upstream"
 	"github.com/deploysync/deploysync/internal/scenarios"
 )
 
@@ -12,7 +14,7 @@ func TestScenarios(t *testing.T) {
 	cov := Coverage{}
 	for _, sc := range scenarios.All() {
 		t.Run(sc.Name, func(t *testing.T) {
-			_, plan, out, err := CompareOutcomes(sc.Name, sc.State, !sc.NoTerminatingReplicas)
+			_, plan, out, err := compareScenario(sc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -28,11 +30,18 @@ func TestScenarios(t *testing.T) {
 func scenarioCoverage() Coverage {
 	cov := Coverage{}
 	for _, sc := range scenarios.All() {
-		_, plan, out, err := CompareOutcomes(sc.Name, sc.State, !sc.NoTerminatingReplicas)
+		_, plan, out, err := compareScenario(sc)
 		if err != nil && !IsMismatch(err) {
 			continue
 		}
 		cov.Add(Cells(plan, out))
 	}
 	return cov
+}
+
+func compareScenario(sc scenarios.Scenario) (Result, deploysync.Plan, upstream.Outcome, error) {
+	if sc.LaggingCache {
+		return CompareLagging(sc.Name, sc.State, !sc.NoTerminatingReplicas)
+	}
+	return CompareOutcomes(sc.Name, sc.State, !sc.NoTerminatingReplicas)
 }

@@ -38,6 +38,13 @@ type Input struct {
 	// TerminatingReplicas is the value of the feature gate
 	// DeploymentReplicaSetTerminatingReplicas (on by default in v1.37).
 	TerminatingReplicas bool
+	// LaggingCache makes the ReplicaSet lister answer a Get by name with the
+	// object as the input gave it, as a cache that has not yet delivered the
+	// sync's own adopt and release patches does. By default it answers with
+	// the object as the sync's writes left it (see lister.go); the two differ
+	// only when the new ReplicaSet's name is held by a ReplicaSet the same
+	// sync released (deploysync.WithLaggingCache is the library's side).
+	LaggingCache bool
 }
 
 // Event is an event upstream recorded on the Deployment.
@@ -96,6 +103,9 @@ func Run(in Input) (Outcome, error) {
 	factory := informers.NewSharedInformerFactory(client, 0)
 	dInf := factory.Apps().V1().Deployments()
 	rsInf := orderedRSInformer{ReplicaSetInformer: factory.Apps().V1().ReplicaSets(), rank: map[string]int{}}
+	if !in.LaggingCache {
+		rsInf.current = st.currentReplicaSet
+	}
 	podInf := factory.Core().V1().Pods()
 	dc, err := deployment.NewDeploymentController(ctx, dInf, rsInf, podInf, client)
 	if err != nil {

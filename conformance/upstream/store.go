@@ -145,6 +145,20 @@ func (s *store) get(key storeKey) (runtime.Object, error) {
 	return typedObject(key.resource, e.obj)
 }
 
+// currentReplicaSet is a lister's Get that has seen every write so far. It
+// is not a client call, so it is not in the action log.
+func (s *store) currentReplicaSet(namespace, name string) (*appsv1.ReplicaSet, error) {
+	e, ok := s.objects[storeKey{resReplicaSets, namespace, name}]
+	if !ok {
+		return nil, apierrors.NewNotFound(appsv1.Resource(resReplicaSets), name)
+	}
+	o, err := typedObject(resReplicaSets, e.obj)
+	if err != nil {
+		return nil, err
+	}
+	return o.(*appsv1.ReplicaSet), nil
+}
+
 func (s *store) create(res string, sent runtime.Object) (runtime.Object, error) {
 	o, err := toObject(sent)
 	if err != nil {

@@ -30,11 +30,18 @@ type Scenario struct {
 	// NoTerminatingReplicas turns the DeploymentReplicaSetTerminatingReplicas
 	// feature gate off.
 	NoTerminatingReplicas bool
+	// LaggingCache runs the scenario with deploysync.WithLaggingCache (and
+	// upstream with a lister that has not delivered the sync's writes).
+	LaggingCache bool
 }
 
 // Options returns the Sync options of the scenario.
 func (s Scenario) Options() []deploysync.Option {
-	return []deploysync.Option{deploysync.WithTerminatingReplicas(!s.NoTerminatingReplicas)}
+	opts := []deploysync.Option{deploysync.WithTerminatingReplicas(!s.NoTerminatingReplicas)}
+	if s.LaggingCache {
+		opts = append(opts, deploysync.WithLaggingCache())
+	}
+	return opts
 }
 
 // Template returns the pod template of the reference traces with the given
