@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/deploysync/deploysync/examples/cli"
+	"github.com/deploysync/deploysync/simulate"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden/")
@@ -90,6 +91,12 @@ func TestCommands(t *testing.T) {
 		{name: "simulate stuck", args: []string{"simulate", "-f", "testdata/stuck.yaml", "--now", now, "--failing-image", "nginx:broken"},
 			golden: "simulate-stuck.txt", errWant: "the rollout ended ProgressDeadlineExceeded (exit code 3)", exit: cli.ExitDeadlineExceeded,
 			reason: "a broken image never becomes ready: the rollout stays past its progress deadline, which CI sees as exit code 3"},
+		{name: "simulate paused", args: []string{"simulate", "-f", "testdata/paused.yaml", "--now", now}, golden: "simulate-paused.txt",
+			errWant: "the rollout ended Paused (exit code 6)", exit: cli.ExitPaused,
+			reason: "a Deployment paused right after its template changed rolls nothing out: CI sees exit code 6, not a success"},
+		{name: "simulate step limit", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now, "--max-steps", "3"},
+			golden: "simulate-step-limit.txt", errWant: "the rollout ended StepLimit (exit code 5)", exit: cli.ExitStepLimit,
+			reason: "a run cut short by --max-steps while the rollout still goes is exit code 5, and the summary says which flag to raise"},
 		{name: "simulate recreate", args: []string{"simulate", "-f", "testdata/recreate.yaml", "--now", now, "--transcript"},
 			golden: "simulate-recreate.txt",
 			reason: "the transcript shows every step's actions with their reasons"},
@@ -222,6 +229,27 @@ func TestCommands(t *testing.T) {
 				golden(t, tt.golden, r.stdout)
 			}
 		})
+	}
+}
+
+// TestSimulateSVGDeadline charts a rollout that waits ten minutes for its
+// progress deadline: the axis ends shortly after the last change (not at
+// 600 s, where the first seconds would be a sliver) and the legend says
+// until when nothing changed and how the run ended.
+func TestSimulateSVGDeadline(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "stuck.svg")
+	r := run(t, "simulate", "-f", "testdata/rollout.yaml", "--now", now, "--failing-image", "nginx:1.28", "--svg", out)
+	var e *cli.ExitError
+	if !errors.As(r.err, &e) || e.Code != cli.ExitDeadlineExceeded {
+		t.Fatalf("error %v, want exit code %d", r.err, cli.ExitDeadlineExceeded)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "stuck.svg", string(b))
+	if !strings.Contains(string(b), "(ProgressDeadlineExceeded)</text>") || !strings.Contains(string(b), "unchanged from ") {
+		t.Errorf("the legend does not say until when nothing changed")
 	}
 }
 
@@ -401,5 +429,53 @@ func TestManyReplicaSets(t *testing.T) {
 	}
 	if s := string(b); !strings.Contains(s, "+ 499 more ReplicaSets at 0 (not drawn)") || strings.Contains(s, "spec.replicas of r1<") {
 		t.Errorf("the chart does not fold the idle ReplicaSets")
+	}
+}
+
+// TestSimulateExit maps finished runs to exit codes. No input makes the
+// controller (upstream's decisions) break an invariant, so the violation
+// row is a timeline built by hand; the other rows come from Outcome alone.
+func TestSimulateExit(t *testing.T) {
+	broken := []simulate.Violation{{Step: 4, Invariant: simulate.SurgeBound, Detail: "6 pods, more than replicas 4 + maxSurge 1 = 5"}}
+	tests := []struct {
+		name   string
+		tl     simulate.Timeline
+		code   int // 0: no error
+		reason string
+	}{
+		{name: "complete", tl: simulate.Timeline{Outcome: simulate.Complete}, code: 0,
+			reason: "a completed rollout with every invariant held is a success"},
+		{name: "violation wins", tl: simulate.Timeline{Outcome: simulate.Complete, Violations: broken}, code: cli.ExitViolation,
+			reason: "a broken invariant is exit code 2 even when the rollout completed: it is a bug to report"},
+		{name: "violation over deadline", tl: simulate.Timeline{Outcome: simulate.DeadlineExceeded, Violations: broken}, code: cli.ExitViolation,
+			reason: "the violation code wins over every outcome code"},
+		{name: "input broken only", tl: simulate.Timeline{Outcome: simulate.Complete, InputBroken: broken}, code: 0,
+			reason: "an invariant the input already broke is not the controller's: no error"},
+		{name: "deadline", tl: simulate.Timeline{Outcome: simulate.DeadlineExceeded}, code: cli.ExitDeadlineExceeded,
+			reason: "past the progress deadline"},
+		{name: "stalled", tl: simulate.Timeline{Outcome: simulate.Stalled}, code: cli.ExitStalled,
+			reason: "nothing left to happen, not complete"},
+		{name: "step limit", tl: simulate.Timeline{Outcome: simulate.StepLimit}, code: cli.ExitStepLimit,
+			reason: "--max-steps reached while still going"},
+		{name: "paused", tl: simulate.Timeline{Outcome: simulate.Paused}, code: cli.ExitPaused,
+			reason: "a paused Deployment rolls nothing out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := cli.SimulateExit(&tt.tl)
+			if tt.code == 0 {
+				if err != nil {
+					t.Fatalf("error %v, want none (%s)", err, tt.reason)
+				}
+				return
+			}
+			var e *cli.ExitError
+			if !errors.As(err, &e) || e.Code != tt.code {
+				t.Fatalf("error %v, want exit code %d (%s)", err, tt.code, tt.reason)
+			}
+			if want := fmt.Sprintf("exit code %d", tt.code); !strings.Contains(err.Error(), want) {
+				t.Errorf("message %q does not say %q", err.Error(), want)
+			}
+		})
 	}
 }

@@ -54,6 +54,20 @@ const (
 	ExitPartialInput = 7
 )
 
+// SimulateExit is the error simulate returns for a finished run: nil for a
+// completed rollout that held every invariant, else an [*ExitError] whose
+// Code is ExitViolation when the controller broke an invariant (whatever
+// the outcome) or the outcome's code.
+func SimulateExit(tl *simulate.Timeline) error {
+	if err := tl.Err(); err != nil {
+		return &ExitError{Code: ExitViolation, Err: fmt.Errorf("the controller broke invariants (exit code %d):\n%w", ExitViolation, err)}
+	}
+	if code := outcomeCodes[tl.Outcome]; code != 0 {
+		return &ExitError{Code: code, Err: fmt.Errorf("the rollout ended %s (exit code %d)", tl.Outcome, code)}
+	}
+	return nil
+}
+
 // outcomeCodes maps every outcome of a simulation to its exit code.
 var outcomeCodes = map[simulate.Outcome]int{
 	simulate.Complete:         0,
@@ -403,13 +417,7 @@ The exit code says how the rollout ended:
 				}
 				fmt.Fprintln(cmd.ErrOrStderr(), "wrote", svg)
 			}
-			if err := tl.Err(); err != nil {
-				return &ExitError{Code: ExitViolation, Err: fmt.Errorf("the controller broke invariants (exit code %d):\n%w", ExitViolation, err)}
-			}
-			if code := outcomeCodes[tl.Outcome]; code != 0 {
-				return &ExitError{Code: code, Err: fmt.Errorf("the rollout ended %s (exit code %d)", tl.Outcome, code)}
-			}
-			return nil
+			return SimulateExit(tl)
 		},
 	}
 	f := cmd.Flags()
