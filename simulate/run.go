@@ -156,6 +156,9 @@ func (r *runner) run() (*Timeline, error) {
 	r.tl.Violations = r.check.violations
 	r.tl.InputBroken = r.check.inputBroken
 	r.tl.Final = r.state
+	// The pods as the world holds them when the run ends, so that Final can
+	// be synced or diagnosed as it stands.
+	r.tl.Final.Pods = r.world.pods(r.state.ReplicaSets, r.now)
 	return r.tl, nil
 }
 

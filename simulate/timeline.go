@@ -54,7 +54,8 @@ type Timeline struct {
 	// at step 0, each once (Step 0; see [Invariant]). They are not the
 	// controller's doing: Err does not report them.
 	InputBroken []Violation
-	// Final is the state after the last step (owned by the caller).
+	// Final is the state after the last step (owned by the caller), with
+	// the pods the world holds then.
 	Final deploysync.State
 
 	// initial holds spec.replicas of the ReplicaSets at the start, by name.
