@@ -140,7 +140,7 @@ func NewCommand(stdout, stderr io.Writer, clock func() time.Time) *cobra.Command
 	pf.StringVar(&g.deployment, "deployment", "", "name of the Deployment, if the file has several")
 	pf.StringSliceVar(&g.fixes, "fix", nil, "correct known upstream bugs, by name (repeatable or comma-separated): "+fixNames())
 	pf.StringVar(&g.now, "now", "", "time of the sync, RFC 3339 (default: the wall clock)")
-	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g))
+	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g), diagnoseCommand(g))
 	return root
 }
 
@@ -457,6 +457,59 @@ func historyCommand(g *globals) *cobra.Command {
 			return err
 		},
 	}
+}
+
+func diagnoseCommand(g *globals) *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "diagnose -f FILE",
+		Short: "Say what holds the rollout back, most important first, and what would unblock it",
+		Long: `Say what holds the rollout back, most important first: each cause with its
+numbers and what would unblock it. A completed rollout has none. Like status,
+diagnose refuses a file that lacks ReplicaSets the Deployment refers to
+(exit code 7).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if output != "text" && output != "json" {
+				return fmt.Errorf("-o %q: want text or json", output)
+			}
+			m, now, err := g.load(cmd)
+			if err != nil {
+				return err
+			}
+			if p := m.Partial(); p != "" {
+				return &ExitError{Code: ExitPartialInput, Err: fmt.Errorf("no diagnosis: %s", p)}
+			}
+			causes, err := deploysync.Diagnose(m.State(now), g.syncOptions()...)
+			if err != nil {
+				return m.Explain(err)
+			}
+			if output == "json" {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				if causes == nil {
+					causes = []deploysync.Cause{}
+				}
+				return enc.Encode(struct {
+					Deployment string             `json:"deployment"`
+					Causes     []deploysync.Cause `json:"causes"`
+				}{m.Deployment.Namespace + "/" + m.Deployment.Name, causes})
+			}
+			w := cmd.OutOrStdout()
+			if len(causes) == 0 {
+				_, err = fmt.Fprintf(w, "deployment %q: rolled out, nothing holds it back\n", m.Deployment.Name)
+				return err
+			}
+			for i, c := range causes {
+				if _, err := fmt.Fprintf(w, "%d. %s: %s\n   unblock: %s\n", i+1, c.Reason, c.Message, c.Unblock); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
+	return cmd
 }
 
 func statusCommand(g *globals) *cobra.Command {
