@@ -51,6 +51,11 @@ func TestE2E(t *testing.T) {
 		}
 	})
 
+	t.Run("plugin", func(t *testing.T) {
+		t.Parallel()
+		testPlugin(t, cfg)
+	})
+
 	t.Run("restart", func(t *testing.T) {
 		for _, f := range []flavour{clientGo, ctrlRT} {
 			t.Run(f.name, func(t *testing.T) {

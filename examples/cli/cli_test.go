@@ -202,7 +202,7 @@ func TestCommands(t *testing.T) {
 			reason: "kubectl users type kubectl deploysync; the exit codes are documented"},
 		{name: "simulate help", args: []string{"simulate", "--help"}, golden: "help-simulate.txt",
 			reason: "simulate's help documents one exit code per outcome and the flags --max-pods and --fix"},
-		{name: "no file", args: []string{"plan"}, errWant: "-f FILE is required",
+		{name: "no file", args: []string{"plan"}, errWant: "name a Deployment (NAME or deploy/NAME) to read it from the cluster, or give -f FILE",
 			reason: "the file is required"},
 		{name: "bad now", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", "noon"}, errWant: "--now",
 			reason: "--now takes RFC 3339"},

@@ -27,6 +27,8 @@ import (
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
@@ -91,6 +93,7 @@ func (e *ExitError) Error() string { return e.Err.Error() }
 func (e *ExitError) Unwrap() error { return e.Err }
 
 type globals struct {
+	kube       *genericclioptions.ConfigFlags
 	file       string
 	namespace  string
 	deployment string
@@ -114,17 +117,23 @@ const exitCodesHelp = `Exit codes:
 // NewCommand returns the kubectl-deploysync command. clock gives the time
 // when --now is not set (time.Now in the binary).
 func NewCommand(stdout, stderr io.Writer, clock func() time.Time) *cobra.Command {
-	g := &globals{clock: clock}
+	g := &globals{clock: clock, kube: genericclioptions.NewConfigFlags(true)}
+	// -n is the root's own flag (it also filters files).
+	g.kube.Namespace = nil
 	root := &cobra.Command{
 		Use:   "kubectl-deploysync",
-		Short: "The Deployment controller's decisions over manifests, without a cluster",
+		Short: "The Deployment controller's decisions, over a cluster's Deployment or a file of manifests",
 		Long: `kubectl deploysync runs kube-controller-manager v1.37.2's Deployment sync
-(github.com/deploysync/deploysync) over a file of manifests, such as
+(github.com/deploysync/deploysync) over a Deployment read from the cluster of
+the current kubeconfig context (it only reads: the Deployment, the
+ReplicaSets of its namespace and its pods), or over a file of manifests, such as
   kubectl get deploy,rs,pods -n NAMESPACE -l SELECTOR -o yaml > state.yaml
 (a Deployment alone is not enough: its ReplicaSets are the controller's state).
 
 ` + exitCodesHelp,
-		Example: `  kubectl get deploy,rs,pods -n shop -l app=web -o yaml | kubectl deploysync plan -f -
+		Example: `  kubectl deploysync plan deploy/web -n shop
+  kubectl deploysync diagnose web --context prod -n shop
+  kubectl get deploy,rs,pods -n shop -l app=web -o yaml | kubectl deploysync plan -f -
   kubectl deploysync simulate -f state.yaml --set-image web=nginx:1.29 --svg rollout.svg
   kubectl deploysync status -f state.yaml`,
 		// kubectl runs the binary kubectl-deploysync as "kubectl deploysync".
@@ -135,20 +144,26 @@ func NewCommand(stdout, stderr io.Writer, clock func() time.Time) *cobra.Command
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
-	pf.StringVarP(&g.file, "filename", "f", "", "file with the Deployment, its ReplicaSets and pods (YAML documents or a v1 List; - reads stdin; required)")
-	pf.StringVarP(&g.namespace, "namespace", "n", "", "only objects of this namespace; objects without one get it (default: a Deployment without namespace is in \"default\")")
+	pf.StringVarP(&g.file, "filename", "f", "", "file with the Deployment, its ReplicaSets and pods (YAML documents or a v1 List; - reads stdin); without it, the command reads the Deployment named by its argument from the cluster")
+	pf.StringVarP(&g.namespace, "namespace", "n", "", "the Deployment's namespace in the cluster (default: the kubeconfig context's); with -f, only objects of this namespace, and objects without one get it (default: a Deployment without namespace is in \"default\")")
 	pf.StringVar(&g.deployment, "deployment", "", "name of the Deployment, if the file has several")
 	pf.StringSliceVar(&g.fixes, "fix", nil, "correct known upstream bugs, by name (repeatable or comma-separated): "+fixNames())
 	pf.StringVar(&g.now, "now", "", "time of the sync, RFC 3339 (default: the wall clock)")
+	g.kube.AddFlags(pf)
 	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g), diagnoseCommand(g))
 	return root
 }
 
 // load reads the file and reports its notes on stderr; it returns the time
 // of --now, or of the clock without it.
-func (g *globals) load(cmd *cobra.Command) (*Manifest, metav1.Time, error) {
-	if g.file == "" {
-		return nil, metav1.Time{}, errors.New("-f FILE is required")
+func (g *globals) load(cmd *cobra.Command, args []string) (*Manifest, metav1.Time, error) {
+	switch {
+	case g.file == "" && len(args) == 0:
+		return nil, metav1.Time{}, errors.New("name a Deployment (NAME or deploy/NAME) to read it from the cluster, or give -f FILE")
+	case g.file != "" && len(args) > 0:
+		return nil, metav1.Time{}, fmt.Errorf("give either -f FILE or a Deployment (%s), not both", args[0])
+	case len(args) > 1:
+		return nil, metav1.Time{}, fmt.Errorf("one Deployment at a time, not %d", len(args))
 	}
 	var now time.Time
 	if g.now != "" {
@@ -157,7 +172,7 @@ func (g *globals) load(cmd *cobra.Command) (*Manifest, metav1.Time, error) {
 			return nil, metav1.Time{}, fmt.Errorf("--now: %w", err)
 		}
 		now = t
-	} else if cmd.Name() == "plan" || cmd.Name() == "simulate" {
+	} else if cmd.Name() == "plan" || cmd.Name() == "simulate" || cmd.Name() == "diagnose" {
 		now = g.clock()
 	}
 	if _, err := g.syncFixes(); err != nil {
@@ -165,7 +180,9 @@ func (g *globals) load(cmd *cobra.Command) (*Manifest, metav1.Time, error) {
 	}
 	var m *Manifest
 	var err error
-	if g.file == "-" {
+	if len(args) == 1 {
+		m, err = g.readCluster(cmd, args[0])
+	} else if g.file == "-" {
 		m, err = ReadManifest(cmd.InOrStdin(), "stdin", g.namespace, g.deployment)
 	} else {
 		m, err = LoadManifest(g.file, g.namespace, g.deployment)
@@ -180,6 +197,41 @@ func (g *globals) load(cmd *cobra.Command) (*Manifest, metav1.Time, error) {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", p)
 	}
 	return m, metav1.NewTime(now.UTC()), nil
+}
+
+// readCluster reads the Deployment named by arg from the cluster of the
+// kubeconfig flags.
+func (g *globals) readCluster(cmd *cobra.Command, arg string) (*Manifest, error) {
+	name, err := deploymentArg(arg)
+	if err != nil {
+		return nil, err
+	}
+	loader := g.kube.ToRawKubeConfigLoader()
+	ns := g.namespace
+	if ns == "" {
+		if ns, _, err = loader.Namespace(); err != nil {
+			return nil, fmt.Errorf("the kubeconfig's namespace: %w", err)
+		}
+	}
+	cfg, err := g.kube.ToRESTConfig()
+	if err != nil {
+		return nil, fmt.Errorf("the kubeconfig: %w", err)
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	source := "the cluster at " + cfg.Host
+	if raw, err := loader.RawConfig(); err == nil {
+		ctxName := raw.CurrentContext
+		if g.kube.Context != nil && *g.kube.Context != "" {
+			ctxName = *g.kube.Context
+		}
+		if ctxName != "" {
+			source = "context " + ctxName
+		}
+	}
+	return ReadCluster(cmd.Context(), client, source, ns, name)
 }
 
 func fixNames() string {
@@ -218,14 +270,14 @@ func (g *globals) syncOptions() []deploysync.Option {
 func planCommand(g *globals) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use:   "plan -f FILE",
+		Use:   "plan (deploy/NAME | -f FILE)",
 		Short: "Print what the controller would do now, with the reason of every write",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if output != "text" && output != "json" {
 				return fmt.Errorf("-o %q: want text or json", output)
 			}
-			m, now, err := g.load(cmd)
+			m, now, err := g.load(cmd, args)
 			if err != nil {
 				return err
 			}
@@ -350,7 +402,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		transcript              bool
 	)
 	cmd := &cobra.Command{
-		Use:   "simulate -f FILE [--svg out.svg]",
+		Use:   "simulate (deploy/NAME | -f FILE) [--svg out.svg]",
 		Short: "Simulate the rollout from the file's state and print its timeline",
 		Long: `Simulate the rollout from the file's state: pods start, become ready and
 terminate as the flags say, and the controller syncs whenever something
@@ -363,9 +415,9 @@ The exit code says how the rollout ended:
   4  Stalled                   5  step limit (--max-steps) reached
   6  Paused                    2  an invariant broken by the controller
   1  an error (bad flags or input, a world over --max-pods)`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, now, err := g.load(cmd)
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, now, err := g.load(cmd, args)
 			if err != nil {
 				return err
 			}
@@ -445,11 +497,11 @@ func parseSetImage(s string) (simulate.Change, error) {
 
 func historyCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "history -f FILE",
+		Use:   "history (deploy/NAME | -f FILE)",
 		Short: "Print the rollout history as kubectl rollout history does",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, _, err := g.load(cmd)
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, _, err := g.load(cmd, args)
 			if err != nil {
 				return err
 			}
@@ -462,18 +514,18 @@ func historyCommand(g *globals) *cobra.Command {
 func diagnoseCommand(g *globals) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use:   "diagnose -f FILE",
+		Use:   "diagnose (deploy/NAME | -f FILE)",
 		Short: "Say what holds the rollout back, most important first, and what would unblock it",
 		Long: `Say what holds the rollout back, most important first: each cause with its
 numbers and what would unblock it. A completed rollout has none. Like status,
 diagnose refuses a file that lacks ReplicaSets the Deployment refers to
 (exit code 7).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if output != "text" && output != "json" {
 				return fmt.Errorf("-o %q: want text or json", output)
 			}
-			m, now, err := g.load(cmd)
+			m, now, err := g.load(cmd, args)
 			if err != nil {
 				return err
 			}
@@ -514,11 +566,11 @@ diagnose refuses a file that lacks ReplicaSets the Deployment refers to
 
 func statusCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "status -f FILE",
+		Use:   "status (deploy/NAME | -f FILE)",
 		Short: "Print the rollout status as kubectl rollout status --watch=false does",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, _, err := g.load(cmd)
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, _, err := g.load(cmd, args)
 			if err != nil {
 				return err
 			}
