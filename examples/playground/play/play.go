@@ -37,8 +37,9 @@ type Request struct {
 	// fully rolled out an hour ago, one available ReplicaSet, see
 	// [simulate.Steady]) or "new" (just created, no ReplicaSet yet).
 	Begin string `json:"begin,omitempty"`
-	// Changes are the user's edits during the run.
-	Changes []Change `json:"changes,omitempty"`
+	// Script lists the user's edits during the run, one a line (see
+	// [ParseScript]).
+	Script string `json:"script,omitempty"`
 	// Pods are the pod model's knobs.
 	Pods PodModel `json:"pods"`
 	// Collision puts an unrelated ReplicaSet under the name the
@@ -47,22 +48,6 @@ type Request struct {
 	Collision bool `json:"collision,omitempty"`
 	// MaxSteps is the step limit (0: 2000).
 	MaxSteps int `json:"maxSteps,omitempty"`
-}
-
-// Change is one scripted edit, as a kubectl command makes it.
-type Change struct {
-	// At is when, in seconds from the start.
-	At float64 `json:"at"`
-	// Kind is "image" (kubectl set image), "scale", "pause", "resume" or
-	// "rollback" (the deprecated rollback annotation).
-	Kind string `json:"kind"`
-	// Container and Image are the image change's.
-	Container string `json:"container,omitempty"`
-	Image     string `json:"image,omitempty"`
-	// Replicas is the scale's.
-	Replicas int32 `json:"replicas,omitempty"`
-	// Revision is the rollback's (0: the previous one).
-	Revision int64 `json:"revision,omitempty"`
 }
 
 // PodModel holds the knobs of simulate's pod model; delays in seconds.
@@ -109,7 +94,10 @@ type Result struct {
 
 // Problem is an error in the request.
 type Problem struct {
-	// Line is the 1-based line of the YAML it is about, 0 if none.
+	// In is the input it is about: "yaml" (the Deployment), "script" (the
+	// changes) or "" (a knob, or the run as a whole).
+	In string `json:"in,omitempty"`
+	// Line is the 1-based line of that input, 0 if none.
 	Line int `json:"line"`
 	// Field is the field's path, when known.
 	Field string `json:"field,omitempty"`
@@ -245,25 +233,9 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 	default:
 		return s, nil, fmt.Errorf("begin %q: want steady or new", req.Begin)
 	}
-	changes := make([]simulate.Change, 0, len(req.Changes))
-	for i, c := range req.Changes {
-		at := seconds(c.At)
-		var ch simulate.Change
-		switch c.Kind {
-		case "image":
-			ch = simulate.SetImage(at, c.Container, c.Image)
-		case "scale":
-			ch = simulate.Scale(at, c.Replicas)
-		case "pause":
-			ch = simulate.Pause(at)
-		case "resume":
-			ch = simulate.Resume(at)
-		case "rollback":
-			ch = simulate.RollbackTo(at, c.Revision)
-		default:
-			return s, nil, fmt.Errorf("change %d: kind %q: want image, scale, pause, resume or rollback", i, c.Kind)
-		}
-		changes = append(changes, ch)
+	changes, err := ParseScript(req.Script)
+	if err != nil {
+		return s, nil, err
 	}
 	if req.Collision {
 		rs, err := squatter(s.Deployment, changes)

@@ -172,3 +172,37 @@ func TestSplitPath(t *testing.T) {
 		}
 	}
 }
+
+func TestParseScript(t *testing.T) {
+	for _, c := range []struct {
+		reason, script string
+		want           []string // the changes' descriptions
+		errLine        int
+	}{
+		{"every command", "0s set image web=nginx:2\n3s scale 20\n# a comment\n\n1s pause\n30s resume\n20s rollback\n21s rollback 1\n",
+			[]string{"set image web=nginx:2", "scale to 20", "pause", "resume", "rollback to revision 0 (annotation)", "rollback to revision 1 (annotation)"}, 0},
+		{"no time", "scale 3", nil, 1},
+		{"a negative size", "0s set image web=x\n1s scale -1", nil, 2},
+		{"an unknown command", "0s restart", nil, 1},
+		{"an image without container", "0s set image nginx:2", nil, 1},
+	} {
+		got, err := ParseScript(c.script)
+		if c.errLine > 0 {
+			se, ok := err.(*ScriptError)
+			if !ok || se.Line != c.errLine {
+				t.Errorf("%s: err %v, want a ScriptError at line %d", c.reason, err, c.errLine)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.reason, err)
+		}
+		var desc []string
+		for _, ch := range got {
+			desc = append(desc, ch.Description)
+		}
+		if strings.Join(desc, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: got %q, want %q", c.reason, desc, c.want)
+		}
+	}
+}

@@ -57,7 +57,7 @@ func rolling(surge, unavailable string) string {
 const recreateStrategy = "    type: Recreate\n"
 
 // upgrade is the image change the rollouts start with.
-var upgrade = Change{At: 0, Kind: "image", Container: "web", Image: "nginx:1.28"}
+const upgrade = "0s set image web=nginx:1.28\n"
 
 func golden(name string) string {
 	return "../../simulate/testdata/" + strings.ReplaceAll(name, " ", "-") + ".golden"
@@ -79,46 +79,46 @@ func Scenarios() []Scenario {
 	out := []Scenario{
 		mirror("rolling", "rolling 25-25 10 replicas",
 			"the default strategy: at most 13 pods, at least 8 available, the new ReplicaSet grows as old pods become available",
-			Request{YAML: deploymentYAML(10, def), Changes: []Change{upgrade}}),
+			Request{YAML: deploymentYAML(10, def), Script: upgrade}),
 		mirror("surge0", "rolling maxSurge 0",
 			"maxSurge 0: old pods go first, never more than 10 pods; at least 8 available",
-			Request{YAML: deploymentYAML(10, rolling("0", "25%")), Changes: []Change{upgrade}}),
+			Request{YAML: deploymentYAML(10, rolling("0", "25%")), Script: upgrade}),
 		mirror("unavailable0", "rolling maxUnavailable 0",
 			"maxUnavailable 0: all 10 stay available; new pods surge by 3 and old ones go only once new ones are available",
-			Request{YAML: deploymentYAML(10, rolling("25%", "0")), Changes: []Change{upgrade}}),
+			Request{YAML: deploymentYAML(10, rolling("25%", "0")), Script: upgrade}),
 		mirror("recreate", "recreate",
 			"Recreate scales the old ReplicaSet to 0, waits until its terminating pods are gone, then creates the new one at full size",
-			Request{YAML: deploymentYAML(4, recreateStrategy), Changes: []Change{upgrade}}),
+			Request{YAML: deploymentYAML(4, recreateStrategy), Script: upgrade}),
 		mirror("scaleup", "scale up mid-rollout",
 			"spec.replicas 10→20 at 3s while two ReplicaSets run: both grow in proportion (scaling event), then the rollout goes on",
-			Request{YAML: deploymentYAML(10, def), Changes: []Change{upgrade, {At: 3, Kind: "scale", Replicas: 20}}}),
+			Request{YAML: deploymentYAML(10, def), Script: upgrade + "3s scale 20\n"}),
 		mirror("scaledown", "scale down mid-rollout",
 			"spec.replicas 10→4 at 3s: both ReplicaSets shrink in proportion to replicas+maxSurge (6), then the rollout goes on",
-			Request{YAML: deploymentYAML(10, def), Changes: []Change{upgrade, {At: 3, Kind: "scale", Replicas: 4}}}),
+			Request{YAML: deploymentYAML(10, def), Script: upgrade + "3s scale 4\n"}),
 		mirror("pause", "pause and resume",
 			"paused at 1s the rollout stops where it is (Progressing Unknown/DeploymentPaused); resumed at 30s it restarts the deadline and completes",
-			Request{YAML: deploymentYAML(10, def), Changes: []Change{upgrade, {At: 1, Kind: "pause"}, {At: 30, Kind: "resume"}}}),
+			Request{YAML: deploymentYAML(10, def), Script: upgrade + "1s pause\n30s resume\n"}),
 		mirror("rollback", "rollback through the annotation",
 			"nginx:bad never becomes ready; at 20s the deprecated rollback annotation brings revision 1's template back: its ReplicaSet becomes revision 3 and scales up, the broken one down",
 			Request{YAML: deploymentYAML(10, def), Pods: PodModel{FailingImages: bad},
-				Changes: []Change{{Kind: "image", Container: "web", Image: "nginx:bad"}, {At: 20, Kind: "rollback"}}}),
+				Script: "0s set image web=nginx:bad\n20s rollback\n"}),
 		mirror("deadline", "never ready deadline exceeded",
 			"nginx:bad never becomes ready: the rollout stalls at maxSurge/maxUnavailable and, 600s after the last progress, Progressing becomes False/ProgressDeadlineExceeded",
 			Request{YAML: deploymentYAML(10, def), Pods: PodModel{FailingImages: bad},
-				Changes: []Change{{Kind: "image", Container: "web", Image: "nginx:bad"}}}),
+				Script: "0s set image web=nginx:bad\n"}),
 		mirror("minready", "min ready seconds",
 			"minReadySeconds 10: a pod counts as available only after being ready for more than 10s, which paces the rollout",
-			Request{YAML: deploymentYAML(4, def, "minReadySeconds: 10"), Changes: []Change{upgrade}}),
+			Request{YAML: deploymentYAML(4, def, "minReadySeconds: 10"), Script: upgrade}),
 		mirror("new", "new deployment",
 			"a Deployment with no ReplicaSet yet gets its first one at full size; there is no old ReplicaSet to scale down",
 			Request{YAML: deploymentYAML(5, def), Begin: "new"}),
 		mirror("flaky", "flaky pods seed 7",
 			"with a 20% failure rate some new pods never become ready: the rollout cannot complete and times out; the seed fixes which pods fail",
-			Request{YAML: deploymentYAML(10, def), Pods: PodModel{FailureRate: 0.2, Seed: 7}, Changes: []Change{upgrade}}),
+			Request{YAML: deploymentYAML(10, def), Pods: PodModel{FailureRate: 0.2, Seed: 7}, Script: upgrade}),
 		{ID: "collision", Name: "hash collision",
 			Reason:  "an unrelated ReplicaSet already has the name the new ReplicaSet would get: the create fails, status.collisionCount goes to 1 and the next sync creates the ReplicaSet under a new hash",
 			Golden:  "testdata/hash-collision.golden",
-			Request: Request{YAML: deploymentYAML(10, def), Pods: DefaultPods, Changes: []Change{upgrade}, Collision: true}},
+			Request: Request{YAML: deploymentYAML(10, def), Pods: DefaultPods, Script: upgrade, Collision: true}},
 	}
 	return out
 }

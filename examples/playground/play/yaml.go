@@ -27,10 +27,10 @@ var unknownRE = regexp.MustCompile(`unknown field "([^"]*)"`)
 func parseDeployment(src string) (*appsv1.Deployment, []Problem) {
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &root); err != nil {
-		return nil, []Problem{{Line: lineOf(err.Error()), Message: err.Error()}}
+		return nil, []Problem{{In: "yaml", Line: lineOf(err.Error()), Message: err.Error()}}
 	}
 	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
-		return nil, []Problem{{Line: 1, Message: "the YAML must be one Deployment (a mapping with apiVersion, kind, metadata and spec)"}}
+		return nil, []Problem{{In: "yaml", Line: 1, Message: "the YAML must be one Deployment (a mapping with apiVersion, kind, metadata and spec)"}}
 	}
 	doc := root.Content[0]
 	var probs []Problem
@@ -38,9 +38,9 @@ func parseDeployment(src string) (*appsv1.Deployment, []Problem) {
 		key, val := find(doc, []string{f.field})
 		switch {
 		case key == nil:
-			probs = append(probs, Problem{Line: 1, Field: f.field, Message: fmt.Sprintf("%s: Required value: want %s", f.field, f.want)})
+			probs = append(probs, Problem{In: "yaml", Line: 1, Field: f.field, Message: fmt.Sprintf("%s: Required value: want %s", f.field, f.want)})
 		case val.Value != f.want:
-			probs = append(probs, Problem{Line: key.Line, Field: f.field, Message: fmt.Sprintf("%s: Unsupported value: %q: supported values: %q", f.field, val.Value, f.want)})
+			probs = append(probs, Problem{In: "yaml", Line: key.Line, Field: f.field, Message: fmt.Sprintf("%s: Unsupported value: %q: supported values: %q", f.field, val.Value, f.want)})
 		}
 	}
 	if len(probs) > 0 {
@@ -48,7 +48,7 @@ func parseDeployment(src string) (*appsv1.Deployment, []Problem) {
 	}
 	d := &appsv1.Deployment{}
 	if err := sigsyaml.UnmarshalStrict([]byte(src), d); err != nil {
-		p := Problem{Line: lineOf(err.Error()), Message: err.Error()}
+		p := Problem{In: "yaml", Line: lineOf(err.Error()), Message: err.Error()}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
 			p.Field = te.Field
@@ -67,7 +67,7 @@ func parseDeployment(src string) (*appsv1.Deployment, []Problem) {
 		d.Namespace = "default"
 	}
 	if d.Name == "" {
-		return nil, []Problem{{Line: fieldLine(doc, "metadata.name"), Field: "metadata.name", Message: "metadata.name: Required value: name or generateName is required"}}
+		return nil, []Problem{{In: "yaml", Line: fieldLine(doc, "metadata.name"), Field: "metadata.name", Message: "metadata.name: Required value: name or generateName is required"}}
 	}
 	return d, nil
 }
@@ -94,9 +94,14 @@ func locate(src string, err error) []Problem {
 		if errors.As(e, &ie) {
 			p := Problem{Field: ie.Field, Message: ie.Error()}
 			if strings.HasPrefix(ie.Object, "Deployment ") && doc != nil {
-				p.Line = fieldLine(doc, ie.Field)
+				p.In, p.Line = "yaml", fieldLine(doc, ie.Field)
 			}
 			probs = append(probs, p)
+			return
+		}
+		var se *ScriptError
+		if errors.As(e, &se) {
+			probs = append(probs, Problem{In: "script", Line: se.Line, Message: se.Error()})
 			return
 		}
 		probs = append(probs, Problem{Message: e.Error()})
