@@ -194,7 +194,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 		var b []byte
 		var err error
 		if full {
-			b, err = chromedp.Run(bctx, chromedp.FullScreenshot(92))
+			b, err = chromedp.Run(bctx, chromedp.FullScreenshot(100))
 		} else {
 			b, err = chromedp.Run(bctx, chromedp.CaptureScreenshot())
 		}
@@ -266,6 +266,14 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 	shot("rolling-finished.png", false)
 	shot("rolling-finished-full.png", true)
+	// Mid-rollout, for the README: back to step 0 by Home, then → four times.
+	do("home", chromedp.Focus(chromedp.CSS("#play")), chromedp.KeyEvent(kb.Home),
+		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	if p := read(); p.Step != 4 || p.Text != g.steps[4] {
+		t.Errorf("Home and → ×4: the page is at step %d, showing\n%s", p.Step, p.Text)
+	}
+	shot("rolling-step-4.png", false)
+	do("end", chromedp.KeyEvent(kb.End))
 	do("laptop viewport", chromedp.EmulateViewport(1366, 768))
 	shot("rolling-finished-1366x768.png", false)
 	do("viewport", chromedp.EmulateViewport(1440, 900))

@@ -14,7 +14,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/deploysync/deploysync/examples/playground/site"
 )
@@ -57,7 +59,14 @@ func run(addr, out string) error {
 		return err
 	}
 	fmt.Printf("playground at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	err = http.Serve(ln, http.FileServer(http.Dir(dir)))
+	srv := &http.Server{Handler: http.FileServer(http.Dir(dir))}
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-stop
+		srv.Close() // Serve returns, and the deferred RemoveAll runs
+	}()
+	err = srv.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}

@@ -65,7 +65,7 @@ func Write(dir string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := goOutput("js", "build", "-trimpath", "-ldflags=-s -w", "-o", out, WasmPackage); err != nil {
+	if _, err := goOutput("js", "build", "-ldflags=-s -w", "-o", out, WasmPackage); err != nil {
 		return fmt.Errorf("%w\n(run from the playground's module: go run -C examples/playground . from the repository's root)", err)
 	}
 	return nil

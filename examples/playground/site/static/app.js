@@ -533,6 +533,9 @@ function chart() {
     max = Math.max(max, s.totals.pods + s.totals.terminating, s.replicas + s.maxSurge);
     for (const r of Object.values(s.replicaSets)) max = Math.max(max, r.replicas);
   }
+  // A round top with some headroom: 18 pods → 20, 4 → 6, 1000 → 1200.
+  const raw = max * 1.08, unit = Math.max(2, Math.pow(10, Math.floor(Math.log10(raw))) / 5);
+  max = Math.ceil(raw / unit) * unit;
   const x = (i) => L + (n <= 1 ? 0 : (i / (n - 1)) * (W - L - R - 8)) + 4;
   const bw = Math.max(1.2, Math.min(14, (W - L - R) / n - 1));
   for (const p of panels) {
@@ -550,6 +553,12 @@ function chart() {
   const upto = app.cursor;
   // top: a stepped line per ReplicaSet, and replicas + maxSurge
   const y0 = panels[0].yf;
+  let bd = '';
+  for (let i = 0; i <= upto; i++) {
+    const v = steps[i].replicas + steps[i].maxSurge;
+    bd += i === 0 ? `M${x(i)},${y0(v)}` : `H${x(i)}V${y0(v)}`;
+  }
+  el('path', { d: bd, class: 'bound' }, svg);
   for (const info of res.replicaSets) {
     let d = '';
     let prev = null;
@@ -561,12 +570,6 @@ function chart() {
     }
     if (d) el('path', { d, stroke: rsColor(info.name), 'stroke-width': 2.2, fill: 'none', 'data-rs': info.name }, svg);
   }
-  let bd = '';
-  for (let i = 0; i <= upto; i++) {
-    const v = steps[i].replicas + steps[i].maxSurge;
-    bd += i === 0 ? `M${x(i)},${y0(v)}` : `H${x(i)}V${y0(v)}`;
-  }
-  el('path', { d: bd, class: 'bound' }, svg);
   // bottom: stacked bars of pods by state
   const y1 = panels[1].yf;
   const layers = [['available', '#13795b'], ['ready, not yet available', '#7fcfa9'], ['not ready', '#f0b429'], ['terminating', '#b9c0cc']];
