@@ -206,3 +206,14 @@ func TestParseScript(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptProblem checks that a bad line of the changes is reported in
+// the changes' editor, at its line.
+func TestScriptProblem(t *testing.T) {
+	req := Scenarios()[0].Request
+	req.Script = "0s set image web=nginx:1.28\n\n3s restart\n"
+	res := Run(req)
+	if len(res.Problems) != 1 || res.Problems[0].In != "script" || res.Problems[0].Line != 3 {
+		t.Fatalf("problems %+v, want one in the script at line 3", res.Problems)
+	}
+}
