@@ -47,6 +47,18 @@ for mod in examples/cli examples/controller; do
 	fi
 done
 
+if [ -f examples/playground/go.mod ]; then
+	step "nested module examples/playground (the browser playground; its test drives headless Chromium)"
+	# The test needs a browser and fails without one: install Debian's
+	# chromium where it is missing (CI runs as root on Debian/Ubuntu).
+	if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+		if [ "$(id -u)" = 0 ]; then apt_get=apt-get; else apt_get="sudo apt-get"; fi
+		$apt_get update -qq && DEBIAN_FRONTEND=noninteractive $apt_get install -y -qq chromium >/dev/null
+	fi
+	(cd examples/playground && go vet ./... && GOOS=js GOARCH=wasm go vet ./wasm &&
+		go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./... && go test -count=1 ./...)
+fi
+
 if [ -d conformance ]; then
 	step "conformance (upstream kube-controller-manager v1.37.2 beside Sync)"
 	bash conformance/hack/patch-apimachinery.sh

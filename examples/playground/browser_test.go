@@ -1,0 +1,394 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/deploysync/deploysync/examples/playground/play"
+	"github.com/deploysync/deploysync/examples/playground/site"
+)
+
+// chromium returns the browser to drive: $CHROMIUM, else /usr/bin/chromium,
+// else chromium on PATH. No browser is a failure, never a skip:
+// scripts/test.sh installs Debian's chromium where it is missing.
+func chromium(t *testing.T) string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	p, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatalf("no Chromium: this test needs a browser (apt-get install -y chromium, as scripts/test.sh does, or set $CHROMIUM): %v", err)
+	}
+	return p
+}
+
+// golden is a scenario's golden transcript, cut into the steps' parts
+// independently of the page and of package play: a step starts at a line
+// "step N +T branch B" and ends before the blank line in front of the next
+// one, the last before the blank line in front of the summary.
+type golden struct {
+	transcript string
+	steps      []string
+	branches   []string
+}
+
+var stepLine = regexp.MustCompile(`(?m)^step (\d+) \+\S+ branch (\S+)$`)
+
+func readGolden(t *testing.T, sc play.Scenario) golden {
+	t.Helper()
+	b, err := os.ReadFile(sc.Golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := "# " + sc.Name + "\n# " + sc.Reason + "\n\n"
+	tr, ok := strings.CutPrefix(string(b), header)
+	if !ok {
+		t.Fatalf("%s does not start with %q", sc.Golden, header)
+	}
+	g := golden{transcript: tr}
+	locs := stepLine.FindAllStringSubmatchIndex(tr, -1)
+	end := strings.LastIndex(tr, "\noutcome:")
+	for i, l := range locs {
+		if got := tr[l[2]:l[3]]; got != fmt.Sprint(i) {
+			t.Fatalf("%s: step %d is numbered %s", sc.Golden, i, got)
+		}
+		stop := end
+		if i+1 < len(locs) {
+			stop = locs[i+1][0] - 1
+		}
+		g.steps = append(g.steps, tr[l[0]:stop])
+		g.branches = append(g.branches, tr[l[4]:l[5]])
+	}
+	if len(g.steps) == 0 || end < 0 {
+		t.Fatalf("%s: no steps or no summary", sc.Golden)
+	}
+	return g
+}
+
+// page is what the page shows for the current step.
+type page struct {
+	Step     int    `json:"step"`
+	Steps    int    `json:"steps"`
+	Title    string `json:"title"`
+	Text     string `json:"text"`
+	Branch   string `json:"branch"`
+	Function string `json:"function"`
+	Actions  int    `json:"actions"`
+	Whole    string `json:"whole"`
+}
+
+const readPage = `(() => {
+  const hit = document.querySelector('#flow .node.branch.hit');
+  const fn = document.querySelector('#flow .node.fn.hit');
+  return {
+    step: Number(document.body.dataset.step), steps: Number(document.body.dataset.steps),
+    title: document.getElementById('step-title').textContent,
+    text: document.getElementById('step-text').textContent,
+    branch: hit ? hit.dataset.node : '', function: fn ? fn.textContent : '',
+    actions: document.querySelectorAll('#actions li.action').length,
+    whole: document.getElementById('transcript').textContent,
+  };
+})()`
+
+// TestPlaygroundInChromium builds the site as `go run .` does, serves it
+// from a test server and drives the page in headless Chromium: it runs the
+// default scenario to the end, steps through another (forward by button
+// and by key, and back), checks every scenario's transcript and every step
+// of the stepped one against the simulator's goldens, edits the YAML into
+// an invalid Deployment and checks the library's error at its line, follows
+// a shared link, measures the time to first paint, and saves screenshots
+// under its artifact directory (go test -artifacts keeps them).
+func TestPlaygroundInChromium(t *testing.T) {
+	browser := chromium(t)
+	dir := t.TempDir()
+	began := time.Now()
+	if err := site.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, site.WasmFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	figures := []string{fmt.Sprintf("site built in %.1fs; %s: %d bytes (%.1f MB)", time.Since(began).Seconds(), site.WasmFile, fi.Size(), float64(fi.Size())/1e6)}
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	actx, acancel := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1440, 900))
+	defer acancel()
+	var mu sync.Mutex
+	var jsErrors []string
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			mu.Lock()
+			d := e.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			jsErrors = append(jsErrors, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
+			mu.Unlock()
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledType("error") {
+				mu.Lock()
+				jsErrors = append(jsErrors, fmt.Sprintf("console.error %d args", len(e.Args)))
+				mu.Unlock()
+			}
+		}
+	}))
+	defer bcancel()
+	do := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(bctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", expr, err)
+		}
+		return v
+	}
+	read := func() page {
+		t.Helper()
+		p, err := chromedp.Run(bctx, chromedp.Evaluate[page](readPage))
+		if err != nil {
+			t.Fatalf("reading the page: %v", err)
+		}
+		return p
+	}
+	waitReady := func() {
+		t.Helper()
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.body.dataset.ready === '1' || (document.body.dataset.ready === 'error' && (() => { throw new Error(document.getElementById('status').textContent) })())`,
+			chromedp.WithPollingTimeout(90*time.Second))); err != nil {
+			t.Fatalf("the page did not become ready: %v", err)
+		}
+	}
+	shot := func(name string, full bool) {
+		t.Helper()
+		var b []byte
+		var err error
+		if full {
+			b, err = chromedp.Run(bctx, chromedp.FullScreenshot(100))
+		} else {
+			b, err = chromedp.Run(bctx, chromedp.CaptureScreenshot())
+		}
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		path := filepath.Join(t.ArtifactDir(), name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot %s", path)
+	}
+	scenarios := map[string]play.Scenario{}
+	for _, sc := range play.Scenarios() {
+		scenarios[sc.ID] = sc
+	}
+	pick := func(id string) {
+		t.Helper()
+		eval(fmt.Sprintf(`(() => { const s = document.getElementById('scenario'); s.value = %q; s.dispatchEvent(new Event('change')); return s.value; })()`, id))
+	}
+
+	// Load. The first action starts the browser: if it cannot, say so.
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(srv.URL+"/")); err != nil {
+		t.Fatalf("Chromium (%s) did not start or load the page: %v", browser, err)
+	}
+	waitReady()
+	type perf struct {
+		FirstPaint, FirstContentfulPaint, Ready, FirstRun float64
+	}
+	pf, err := chromedp.Run(bctx, chromedp.Evaluate[perf](`(() => {
+	  const paint = (n) => (performance.getEntriesByName(n)[0] || {startTime: -1}).startTime;
+	  const mark = (n) => (performance.getEntriesByName(n, 'mark')[0] || {startTime: -1}).startTime;
+	  return {FirstPaint: paint('first-paint'), FirstContentfulPaint: paint('first-contentful-paint'),
+	          Ready: mark('deploysync-ready'), FirstRun: mark('deploysync-first-run')};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.FirstContentfulPaint < 0 || pf.Ready < 0 || pf.FirstRun < pf.Ready {
+		t.Errorf("performance entries missing or out of order: %+v", pf)
+	}
+	figures = append(figures, fmt.Sprintf("first paint %.0f ms, first contentful paint %.0f ms, controller (wasm) ready %.0f ms, first run drawn %.0f ms after navigation start",
+		pf.FirstPaint, pf.FirstContentfulPaint, pf.Ready, pf.FirstRun))
+
+	// 1. The default scenario, run to the end with the Run button.
+	def := play.Scenarios()[0]
+	if got := eval(`document.getElementById('scenario').value`); got != def.ID {
+		t.Fatalf("default scenario %q, want %q", got, def.ID)
+	}
+	g := readGolden(t, def)
+	do("run", chromedp.Click(chromedp.CSS("#play")))
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`Number(document.body.dataset.step) === Number(document.body.dataset.steps) - 1`,
+		chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		t.Fatalf("the default scenario did not run to its end: %v", err)
+	}
+	p := read()
+	last := len(g.steps) - 1
+	if p.Steps != len(g.steps) || p.Step != last {
+		t.Errorf("after Run the page is at step %d of %d; the golden has %d steps", p.Step, p.Steps, len(g.steps))
+	}
+	if p.Whole != g.transcript {
+		t.Errorf("the page's whole transcript differs from %s:\n%s", def.Golden, p.Whole)
+	}
+	if p.Text != g.steps[last] || p.Branch != g.branches[last] {
+		t.Errorf("last step: page shows branch %q and\n%s\nwant branch %q and\n%s", p.Branch, p.Text, g.branches[last], g.steps[last])
+	}
+	if !strings.Contains(eval(`document.getElementById('outcome').textContent`), "Complete") {
+		t.Errorf("the outcome does not say Complete")
+	}
+	shot("rolling-finished.png", false)
+	shot("rolling-finished-full.png", true)
+	// Mid-rollout, for the README: back to step 0 by Home, then → four times.
+	do("home", chromedp.Focus(chromedp.CSS("#play")), chromedp.KeyEvent(kb.Home),
+		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	if p := read(); p.Step != 4 || p.Text != g.steps[4] {
+		t.Errorf("Home and → ×4: the page is at step %d, showing\n%s", p.Step, p.Text)
+	}
+	shot("rolling-step-4.png", false)
+	do("end", chromedp.KeyEvent(kb.End))
+	do("laptop viewport", chromedp.EmulateViewport(1366, 768))
+	shot("rolling-finished-1366x768.png", false)
+	do("viewport", chromedp.EmulateViewport(1440, 900))
+
+	// 2. Every scenario: the page's transcript is the golden, byte for byte.
+	for _, sc := range play.Scenarios() {
+		pick(sc.ID)
+		if got, want := read().Whole, readGolden(t, sc).transcript; got != want {
+			t.Errorf("scenario %s: the page's transcript differs from %s:\n%s", sc.ID, sc.Golden, got)
+		}
+	}
+
+	// 3. Step through another scenario, one sync at a time, by the Step
+	// button and by the → key, and check each step against the golden; then
+	// back by ← and by the Back button.
+	for _, id := range []string{"recreate", "pause"} {
+		pick(id)
+		g := readGolden(t, scenarios[id])
+		for i := range g.steps {
+			if i > 0 {
+				if i%2 == 1 {
+					do("step", chromedp.Click(chromedp.CSS("#step")))
+				} else {
+					do("→", chromedp.Focus(chromedp.CSS("#step")), chromedp.KeyEvent(kb.ArrowRight))
+				}
+			}
+			p := read()
+			if p.Step != i || p.Text != g.steps[i] || p.Branch != g.branches[i] {
+				t.Fatalf("%s step %d: the page is at step %d, shows branch %q and\n%s\nwant branch %q and\n%s", id, i, p.Step, p.Branch, p.Text, g.branches[i], g.steps[i])
+			}
+			if want := fmt.Sprintf("Step %d of %d ", i, len(g.steps)-1); !strings.HasPrefix(p.Title, want) {
+				t.Errorf("%s step %d: title %q, want it to start %q", id, i, p.Title, want)
+			}
+			if strings.Count(g.steps[i], "\n  - ") != p.Actions {
+				t.Errorf("%s step %d: %d actions listed, the golden has %d", id, i, p.Actions, strings.Count(g.steps[i], "\n  - "))
+			}
+		}
+		if id == "recreate" {
+			shot("recreate-finished.png", false)
+		}
+		do("←", chromedp.Focus(chromedp.CSS("#back")), chromedp.KeyEvent(kb.ArrowLeft))
+		do("back", chromedp.Click(chromedp.CSS("#back")))
+		if p := read(); p.Step != len(g.steps)-3 || p.Text != g.steps[len(g.steps)-3] {
+			t.Errorf("%s: two steps back the page is at step %d, showing\n%s", id, p.Step, p.Text)
+		}
+	}
+
+	// 4. An invalid Deployment: maxSurge 0 with maxUnavailable 0. The page
+	// shows the library's error (as play.Run gives it natively) at the
+	// line of maxUnavailable.
+	pick(def.ID)
+	bad := def.Request
+	bad.YAML = strings.Replace(bad.YAML, "maxSurge: 25%\n      maxUnavailable: 25%", "maxSurge: 0\n      maxUnavailable: 0", 1)
+	want := play.Run(bad).Problems
+	if len(want) != 1 || want[0].Line == 0 || !strings.Contains(want[0].Message, "maxUnavailable") {
+		t.Fatalf("natively, the invalid Deployment gives %+v", want)
+	}
+	eval(fmt.Sprintf(`(() => { const ta = document.getElementById('yaml'); ta.value = %q; ta.dispatchEvent(new Event('input')); return ''; })()`, bad.YAML))
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelectorAll('#problems li').length > 0`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("no problem shown for the invalid Deployment: %v", err)
+	}
+	type shown struct {
+		Message, Line, Mark, Pill, MarkLine, Gutter string
+	}
+	sh, err := chromedp.Run(bctx, chromedp.Evaluate[shown](`(() => {
+	  const li = document.querySelector('#problems li');
+	  const mark = document.querySelector('#yaml-editor .marks div');
+	  const bad = [...document.querySelectorAll('#yaml-editor .gutter span')].filter((s) => s.classList.contains('bad')).map((s) => s.textContent).join(',');
+	  return {Message: li.textContent, Line: li.dataset.line, Mark: mark ? mark.dataset.message : '', Pill: mark ? mark.textContent : '', MarkLine: mark ? mark.dataset.line : '', Gutter: bad};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := fmt.Sprint(want[0].Line)
+	if !strings.HasSuffix(sh.Message, want[0].Message) || sh.Line != line || sh.Mark != want[0].Message || sh.Pill == "" || !strings.HasSuffix(want[0].Message, sh.Pill) || sh.MarkLine != line || sh.Gutter != line {
+		t.Errorf("the page shows %+v; want the library's %q at line %s", sh, want[0].Message, line)
+	}
+	if lines := strings.Split(bad.YAML, "\n"); !strings.Contains(lines[want[0].Line-1], "maxUnavailable") {
+		t.Errorf("the error is at line %d %q, not maxUnavailable's", want[0].Line, lines[want[0].Line-1])
+	}
+	shot("invalid-deployment.png", false)
+
+	// 5. A shared link: an edited scenario (8 replicas, maxSurge 1) encoded
+	// in the fragment loads in a fresh page and runs as natively.
+	edited := def.Request
+	edited.YAML = strings.Replace(strings.Replace(def.Request.YAML, "replicas: 10", "replicas: 8", 1), "maxSurge: 25%", "maxSurge: 1", 1)
+	eval(fmt.Sprintf(`(() => { const ta = document.getElementById('yaml'); ta.value = %q; ta.dispatchEvent(new Event('input')); return ''; })()`, edited.YAML))
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelectorAll('#problems li').length === 0 && location.hash.startsWith('#r=')`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the edited scenario did not run or was not put in the link: %v", err)
+	}
+	do("step twice", chromedp.Click(chromedp.CSS("#step")), chromedp.Click(chromedp.CSS("#step")))
+	link := eval(`location.href`)
+	do("open the link", chromedp.Navigate("about:blank"), chromedp.Navigate(link))
+	waitReady()
+	nativeTr, err := play.Transcript(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = read()
+	if p.Whole != nativeTr || p.Step != 2 {
+		t.Errorf("the link %s opens step %d of a run whose transcript is\n%s\nwant step 2 of\n%s", link, p.Step, p.Whole, nativeTr)
+	}
+	if got := eval(`document.getElementById('yaml').value`); got != edited.YAML {
+		t.Errorf("the link brings back the YAML\n%s\nwant\n%s", got, edited.YAML)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(jsErrors) > 0 {
+		t.Errorf("JavaScript errors on the page: %q", jsErrors)
+	}
+	for _, f := range figures {
+		t.Log(f)
+	}
+	if err := os.WriteFile(filepath.Join(t.ArtifactDir(), "figures.txt"), []byte(strings.Join(figures, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

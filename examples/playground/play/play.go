@@ -1,0 +1,359 @@
+// Package play is the playground's model, compiled both natively (for its
+// tests) and to WebAssembly (for the page): a scenario — a Deployment as
+// YAML, the pod model's knobs and the user's scripted changes — is parsed,
+// run through the simulate package, and returned as the page shows it. The
+// page does not compute anything about the controller itself: every number,
+// branch, action and reason it shows comes from [Run].
+package play
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/simulate"
+)
+
+// Start is the simulated time of step 0 of every run: the time of the
+// simulator's golden scenarios, so that the same scenario gives the same
+// transcript.
+var Start = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// Request is a scenario as the page sends it (and as a shared link encodes
+// it).
+type Request struct {
+	// YAML is the Deployment (apps/v1).
+	YAML string `json:"yaml"`
+	// Begin is where the run starts: "steady" (the default: the Deployment
+	// fully rolled out an hour ago, one available ReplicaSet, see
+	// [simulate.Steady]) or "new" (just created, no ReplicaSet yet).
+	Begin string `json:"begin,omitempty"`
+	// Script lists the user's edits during the run, one a line (see
+	// [ParseScript]).
+	Script string `json:"script,omitempty"`
+	// Pods are the pod model's knobs.
+	Pods PodModel `json:"pods"`
+	// Collision puts an unrelated ReplicaSet under the name the
+	// Deployment's new ReplicaSet would get after the changes at 0s: a hash
+	// collision.
+	Collision bool `json:"collision,omitempty"`
+	// MaxSteps is the step limit (0: 2000).
+	MaxSteps int `json:"maxSteps,omitempty"`
+}
+
+// PodModel holds the knobs of simulate's pod model; delays in seconds.
+type PodModel struct {
+	// StartDelay is the time from a pod's creation until it runs.
+	StartDelay float64 `json:"startDelay"`
+	// ReadyDelay is the time from running until ready.
+	ReadyDelay float64 `json:"readyDelay"`
+	// TerminationDelay is how long a deleted pod lingers as terminating.
+	TerminationDelay float64 `json:"terminationDelay"`
+	// FailureRate is the probability that a new pod never becomes ready.
+	FailureRate float64 `json:"failureRate"`
+	// Seed seeds the failure draws.
+	Seed uint64 `json:"seed"`
+	// FailingImages are images whose pods never become ready.
+	FailingImages []string `json:"failingImages,omitempty"`
+}
+
+// DefaultPods are simulate's defaults.
+var DefaultPods = PodModel{StartDelay: 2, ReadyDelay: 3, TerminationDelay: 5}
+
+// Result is a run as the page shows it, or the input's problems.
+type Result struct {
+	// Problems are what is wrong with the request, each at its line of the
+	// YAML when it has one; when there are any, nothing else is set.
+	Problems []Problem `json:"problems,omitempty"`
+	// Deployment is "namespace/name"; Strategy the simulator's description.
+	Deployment string `json:"deployment,omitempty"`
+	Strategy   string `json:"strategy,omitempty"`
+	// Outcome is how the run ended.
+	Outcome string `json:"outcome,omitempty"`
+	// Head is the transcript before the first step (the header line and
+	// the table); Steps[i].Text the step's part; Tail the summary. Head,
+	// then "\n" + Steps[i].Text for every step, then "\n" + Tail is
+	// [simulate.Timeline.Transcript], byte for byte.
+	Head string `json:"head,omitempty"`
+	Tail string `json:"tail,omitempty"`
+	// Steps are the steps of the run.
+	Steps []Step `json:"steps,omitempty"`
+	// ReplicaSets are the ReplicaSets of the run in order of first
+	// appearance.
+	ReplicaSets []ReplicaSetInfo `json:"replicaSets,omitempty"`
+}
+
+// Problem is an error in the request.
+type Problem struct {
+	// In is the input it is about: "yaml" (the Deployment), "script" (the
+	// changes) or "" (a knob, or the run as a whole).
+	In string `json:"in,omitempty"`
+	// Line is the 1-based line of that input, 0 if none.
+	Line int `json:"line"`
+	// Field is the field's path, when known.
+	Field string `json:"field,omitempty"`
+	// Message is the error as the library (or the YAML parser) gives it.
+	Message string `json:"message"`
+}
+
+// Step is one step of a run.
+type Step struct {
+	Index   int     `json:"index"`
+	Elapsed float64 `json:"elapsed"`
+	// Branch is the branch of syncDeployment that decided.
+	Branch  string   `json:"branch"`
+	Changes []string `json:"changes,omitempty"`
+	Actions []Action `json:"actions,omitempty"`
+	// Requeue, RequeueAfter (seconds) and Err are the plan's.
+	Requeue      bool    `json:"requeue,omitempty"`
+	RequeueAfter float64 `json:"requeueAfter,omitempty"`
+	Err          string  `json:"err,omitempty"`
+	// Replicas, MaxSurge and MaxUnavailable are the Deployment's at the
+	// sync.
+	Replicas       int32 `json:"replicas"`
+	MaxSurge       int32 `json:"maxSurge"`
+	MaxUnavailable int32 `json:"maxUnavailable"`
+	// ReplicaSets are sizes and pods after the plan, keyed by name.
+	ReplicaSets map[string]ReplicaSetStep `json:"replicaSets"`
+	Totals      Counts                    `json:"totals"`
+	Conditions  []Condition               `json:"conditions,omitempty"`
+	// Text is the step's part of the simulator's transcript.
+	Text string `json:"text"`
+}
+
+// Action is one action of a plan: what it does and why.
+type Action struct {
+	// What is the action without its reason; Why is the reason; Line the
+	// whole line as the transcript prints it.
+	What string `json:"what"`
+	Why  string `json:"why"`
+	Line string `json:"line"`
+}
+
+// ReplicaSetInfo describes a ReplicaSet of the run.
+type ReplicaSetInfo struct {
+	Name     string `json:"name"`
+	Revision string `json:"revision"`
+}
+
+// ReplicaSetStep is a ReplicaSet at a step.
+type ReplicaSetStep struct {
+	Revision string `json:"revision"`
+	New      bool   `json:"new,omitempty"`
+	Replicas int32  `json:"replicas"`
+	Pods     Counts `json:"pods"`
+}
+
+// Counts are pods by state (see [simulate.Counts]).
+type Counts struct {
+	Pods        int32 `json:"pods"`
+	Ready       int32 `json:"ready"`
+	Available   int32 `json:"available"`
+	Terminating int32 `json:"terminating"`
+}
+
+// Condition is a Deployment condition after a step.
+type Condition struct {
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// Run parses the request, runs the simulation and returns what the page
+// shows. Problems with the input (YAML, fields, the library's InputErrors,
+// bad knobs) are in Result.Problems; Run never panics on input.
+func Run(req Request) Result {
+	d, probs := parseDeployment(req.YAML)
+	if len(probs) > 0 {
+		return Result{Problems: probs}
+	}
+	s, opts, err := build(req, d)
+	if err == nil {
+		var tl *simulate.Timeline
+		tl, err = simulate.Run(s, opts...)
+		if err == nil {
+			res, err := view(tl)
+			if err != nil {
+				return Result{Problems: []Problem{{Message: err.Error()}}}
+			}
+			return res
+		}
+	}
+	return Result{Problems: locate(req.YAML, err)}
+}
+
+// Transcript runs the request and returns the simulator's transcript, as a
+// native program would print it.
+func Transcript(req Request) (string, error) {
+	d, probs := parseDeployment(req.YAML)
+	if len(probs) > 0 {
+		return "", errors.New(probs[0].Message)
+	}
+	s, opts, err := build(req, d)
+	if err != nil {
+		return "", err
+	}
+	tl, err := simulate.Run(s, opts...)
+	if err != nil {
+		return "", err
+	}
+	return tl.Transcript(), nil
+}
+
+func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+
+// build makes the start state and the options of a run.
+func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Option, error) {
+	var s deploysync.State
+	switch req.Begin {
+	case "", "steady":
+		var err error
+		if s, err = simulate.Steady(d, Start); err != nil {
+			return s, nil, err
+		}
+	case "new":
+		d = deployutil.SetDefaults(d)
+		if d.UID == "" {
+			d.UID = types.UID(d.Name + "-uid")
+		}
+		if d.Generation == 0 {
+			d.Generation = 1
+		}
+		s = deploysync.State{Deployment: d, Now: Start}
+	default:
+		return s, nil, fmt.Errorf("begin %q: want steady or new", req.Begin)
+	}
+	changes, err := ParseScript(req.Script)
+	if err != nil {
+		return s, nil, err
+	}
+	if req.Collision {
+		rs, err := squatter(s.Deployment, changes)
+		if err != nil {
+			return s, nil, err
+		}
+		s.ReplicaSets = append(s.ReplicaSets, rs)
+	}
+	p := req.Pods
+	steps := req.MaxSteps
+	if steps == 0 {
+		steps = 2000
+	}
+	opts := []simulate.Option{
+		simulate.WithPodStartDelay(seconds(p.StartDelay)), simulate.WithReadinessDelay(seconds(p.ReadyDelay)),
+		simulate.WithTerminationDelay(seconds(p.TerminationDelay)), simulate.WithFailureRate(p.FailureRate),
+		simulate.WithSeed(p.Seed), simulate.WithMaxSteps(min(steps, 5000)), simulate.WithMaxPods(20_000),
+		simulate.WithChanges(changes...),
+	}
+	for _, img := range p.FailingImages {
+		opts = append(opts, simulate.WithFailingImage(img))
+	}
+	return s, opts, nil
+}
+
+// squatter returns a ReplicaSet no Deployment owns, labelled app=squatter,
+// under the name the Deployment's new ReplicaSet gets once the changes due
+// at 0s are made: its creation collides.
+func squatter(d *appsv1.Deployment, changes []simulate.Change) (*appsv1.ReplicaSet, error) {
+	d = d.DeepCopy()
+	for _, c := range changes {
+		if c.At == 0 {
+			if err := c.Edit(d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	hash := deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+	name := deployutil.ReplicaSetName(d.Name, hash)
+	labels := map[string]string{"app": "squatter"}
+	rs := &appsv1.ReplicaSet{}
+	rs.Name, rs.Namespace, rs.UID, rs.Generation = name, d.Namespace, types.UID(name+"-squatter-uid"), 1
+	rs.Labels = labels
+	rs.CreationTimestamp.Time = Start.Add(-2 * time.Hour)
+	rs.Spec.Replicas = ptr.To[int32](0)
+	rs.Spec.Selector = &metav1.LabelSelector{MatchLabels: labels}
+	rs.Spec.Template.Labels = labels
+	rs.Spec.Template.Spec.Containers = []corev1.Container{{Name: "squatter", Image: "busybox"}}
+	rs.Status.ObservedGeneration = 1
+	rs.Status.TerminatingReplicas = ptr.To[int32](0)
+	return rs, nil
+}
+
+// view turns a timeline into the page's result.
+func view(tl *simulate.Timeline) (Result, error) {
+	tr := tl.Transcript()
+	res := Result{Deployment: tl.Deployment, Strategy: tl.Strategy, Outcome: string(tl.Outcome)}
+	pos := -1
+	seen := map[string]bool{}
+	for i, s := range tl.Steps {
+		marker := fmt.Sprintf("\nstep %d +", s.Index)
+		at := strings.Index(tr[max(pos, 0):], marker)
+		if at < 0 {
+			return Result{}, fmt.Errorf("the transcript has no %q", marker[1:])
+		}
+		at += max(pos, 0)
+		if i == 0 {
+			res.Head = tr[:at]
+		} else {
+			res.Steps[i-1].Text = tr[pos+1 : at]
+		}
+		pos = at
+		st := Step{Index: s.Index, Elapsed: s.Elapsed.Seconds(), Branch: string(s.Branch), Changes: s.Changes,
+			Requeue: s.Requeue, RequeueAfter: s.RequeueAfter.Seconds(),
+			Replicas: s.Replicas, MaxSurge: s.MaxSurge, MaxUnavailable: s.MaxUnavailable,
+			ReplicaSets: map[string]ReplicaSetStep{}, Totals: counts(s.Totals)}
+		if s.Err != nil {
+			st.Err = s.Err.Error()
+		}
+		for _, a := range s.Actions {
+			line, why := a.String(), a.Explain()
+			st.Actions = append(st.Actions, Action{What: strings.TrimSuffix(line, ": "+why), Why: why, Line: line})
+		}
+		for _, rs := range s.ReplicaSets {
+			st.ReplicaSets[rs.Name] = ReplicaSetStep{Revision: rs.Revision, New: rs.New, Replicas: rs.Replicas, Pods: counts(rs.Pods)}
+			if !seen[rs.Name] {
+				seen[rs.Name] = true
+				res.ReplicaSets = append(res.ReplicaSets, ReplicaSetInfo{Name: rs.Name, Revision: rs.Revision})
+			}
+		}
+		for _, c := range s.Conditions {
+			st.Conditions = append(st.Conditions, Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message})
+		}
+		res.Steps = append(res.Steps, st)
+	}
+	tail := "\n" + tl.Summary()
+	if len(res.Steps) == 0 || !strings.HasSuffix(tr, tail) || pos+1 > len(tr)-len(tail) {
+		return Result{}, errors.New("the transcript does not end with the summary")
+	}
+	res.Steps[len(res.Steps)-1].Text = tr[pos+1 : len(tr)-len(tail)]
+	res.Tail = tl.Summary()
+	if got := res.Join(); got != tr {
+		return Result{}, errors.New("the transcript's parts do not add up to it")
+	}
+	return res, nil
+}
+
+// Join puts the transcript back together from its parts, as the page does.
+func (r *Result) Join() string {
+	var b strings.Builder
+	b.WriteString(r.Head)
+	for _, s := range r.Steps {
+		b.WriteString("\n" + s.Text)
+	}
+	b.WriteString("\n" + r.Tail)
+	return b.String()
+}
+
+func counts(c simulate.Counts) Counts {
+	return Counts{Pods: c.Pods, Ready: c.Ready, Available: c.Available, Terminating: c.Terminating}
+}

@@ -1,0 +1,219 @@
+package play
+
+import (
+	"flag"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the playground's own golden transcripts under testdata/")
+
+// TestScenariosMatchGoldens runs every scenario natively and compares its
+// transcript with its golden: for the scenarios the simulator has, the
+// simulator's own golden file, byte for byte, so the YAML, knobs and changes
+// of the page's scenario are the simulator's scenario; for the others the
+// playground's testdata/. The page's result must put the same transcript
+// back together from its parts.
+func TestScenariosMatchGoldens(t *testing.T) {
+	ids := map[string]bool{}
+	for _, sc := range Scenarios() {
+		t.Run(sc.ID, func(t *testing.T) {
+			if sc.Reason == "" || sc.Name == "" || ids[sc.ID] {
+				t.Fatalf("scenario %q needs a name, a reason and a unique id", sc.ID)
+			}
+			ids[sc.ID] = true
+			tr, err := Transcript(sc.Request)
+			if err != nil {
+				t.Fatalf("Transcript: %v", err)
+			}
+			got := "# " + sc.Name + "\n# " + sc.Reason + "\n\n" + tr
+			path := "../" + sc.Golden // Golden is relative to the module's root
+			if *update && strings.HasPrefix(sc.Golden, "testdata/") {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (the playground's own goldens: go test ./play -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("transcript differs from %s; got:\n%s", sc.Golden, got)
+			}
+			res := Run(sc.Request)
+			if len(res.Problems) > 0 {
+				t.Fatalf("Run: %+v", res.Problems)
+			}
+			if res.Join() != tr {
+				t.Errorf("the result's parts do not join to the transcript")
+			}
+			if len(res.Steps) == 0 || !strings.HasPrefix(res.Steps[0].Text, "step 0 +0s branch ") {
+				t.Errorf("step 0's text starts %q", res.Steps[0].Text[:min(40, len(res.Steps[0].Text))])
+			}
+		})
+	}
+}
+
+// TestCollisionScenario checks what the hash collision scenario is there to
+// show: the first sync fails with the collision and raises collisionCount,
+// the next creates the new ReplicaSet under another name.
+func TestCollisionScenario(t *testing.T) {
+	var req Request
+	for _, sc := range Scenarios() {
+		if sc.ID == "collision" {
+			req = sc.Request
+		}
+	}
+	res := Run(req)
+	if len(res.Problems) > 0 {
+		t.Fatalf("Run: %+v", res.Problems)
+	}
+	if res.Outcome != "Complete" {
+		t.Errorf("outcome %s, want Complete", res.Outcome)
+	}
+	s0 := res.Steps[0]
+	if !strings.Contains(s0.Err, "collision") {
+		t.Errorf("step 0 err %q, want a hash collision", s0.Err)
+	}
+	if !strings.Contains(s0.Text, "collisionCount") && !strings.Contains(s0.Text, "collision count") {
+		t.Errorf("step 0 does not raise the collision count:\n%s", s0.Text)
+	}
+	created := ""
+	for _, a := range res.Steps[1].Actions {
+		if strings.HasPrefix(a.What, "create replicaset ") {
+			created = a.What
+		}
+	}
+	if created == "" {
+		t.Fatalf("step 1 creates no ReplicaSet:\n%s", res.Steps[1].Text)
+	}
+	taken := regexp.MustCompile(`replicaset "([^"]+)" already exists`).FindStringSubmatch(s0.Err)
+	if taken == nil {
+		t.Fatalf("step 0 err %q names no ReplicaSet", s0.Err)
+	}
+	if strings.HasPrefix(created, "create replicaset "+taken[1]+" ") {
+		t.Errorf("step 1 %q reuses the taken name %s", created, taken[1])
+	}
+}
+
+// TestProblems edits the default Deployment into invalid ones and checks
+// the message and the line the page shows it at.
+func TestProblems(t *testing.T) {
+	base := Scenarios()[0].Request
+	lines := strings.Split(base.YAML, "\n")
+	lineOfText := func(text string) int {
+		for i, l := range lines {
+			if strings.Contains(l, text) {
+				return i + 1
+			}
+		}
+		t.Fatalf("no line %q in the default YAML", text)
+		return 0
+	}
+	for _, c := range []struct {
+		name, reason string
+		old, new     string
+		line         int
+		contains     string
+	}{
+		{"negative replicas", "the library refuses what the apiserver's validation refuses, naming the field: at its line",
+			"replicas: 10", "replicas: -1", lineOfText("replicas: 10"), "spec.replicas"},
+		{"surge and unavailable both 0", "upstream forbids maxSurge 0 with maxUnavailable 0; the error is at maxUnavailable's line",
+			"maxSurge: 25%\n      maxUnavailable: 25%", "maxSurge: 0\n      maxUnavailable: 0", lineOfText("maxUnavailable: 25%"), "may not be 0 when `maxSurge` is 0"},
+		{"unknown field", "strict field validation: a misspelt field is refused at its line",
+			"replicas: 10", "replica: 10", lineOfText("replicas: 10"), `unknown field "replica"`},
+		{"wrong type", "a string where spec.replicas wants an integer",
+			"replicas: 10", `replicas: ten`, lineOfText("replicas: 10"), "spec.replicas"},
+		{"selector does not match", "the template's labels must match the selector",
+			"      labels:\n        app: web", "      labels:\n        app: api", lineOfText("labels:"), "selector"},
+		{"wrong kind", "only apps/v1 Deployments", "kind: Deployment", "kind: StatefulSet", lineOfText("kind: Deployment"), "Unsupported value"},
+		{"syntax", "a YAML syntax error at the parser's line",
+			"  replicas: 10", "  replicas: [10", lineOfText("replicas: 10"), "yaml:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.reason == "" {
+				t.Fatal("reason must be provided")
+			}
+			if !strings.Contains(base.YAML, c.old) {
+				t.Fatalf("default YAML has no %q", c.old)
+			}
+			req := base
+			req.YAML = strings.Replace(base.YAML, c.old, c.new, 1)
+			res := Run(req)
+			if len(res.Problems) == 0 {
+				t.Fatalf("no problem reported; outcome %s", res.Outcome)
+			}
+			p := res.Problems[0]
+			if !strings.Contains(p.Message, c.contains) {
+				t.Errorf("message %q does not contain %q", p.Message, c.contains)
+			}
+			// The YAML parser reports a syntax error where it notices it,
+			// which may be a line off the edit.
+			if d := p.Line - c.line; d != 0 && !(c.name == "syntax" && d*d == 1) {
+				t.Errorf("line %d, want %d (message %q)", p.Line, c.line, p.Message)
+			}
+		})
+	}
+}
+
+func TestSplitPath(t *testing.T) {
+	for _, c := range []struct {
+		reason, path string
+		want         []string
+	}{
+		{"dots", "spec.replicas", []string{"spec", "replicas"}},
+		{"an index", "spec.template.spec.containers[0].image", []string{"spec", "template", "spec", "containers", "0", "image"}},
+		{"a bracketed key", "metadata.annotations[deployment.kubernetes.io/revision]", []string{"metadata", "annotations", "deployment.kubernetes.io/revision"}},
+	} {
+		if got := splitPath(c.path); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: splitPath(%q) = %q, want %q", c.reason, c.path, got, c.want)
+		}
+	}
+}
+
+func TestParseScript(t *testing.T) {
+	for _, c := range []struct {
+		reason, script string
+		want           []string // the changes' descriptions
+		errLine        int
+	}{
+		{"every command", "0s set image web=nginx:2\n3s scale 20\n# a comment\n\n1s pause\n30s resume\n20s rollback\n21s rollback 1\n",
+			[]string{"set image web=nginx:2", "scale to 20", "pause", "resume", "rollback to revision 0 (annotation)", "rollback to revision 1 (annotation)"}, 0},
+		{"no time", "scale 3", nil, 1},
+		{"a negative size", "0s set image web=x\n1s scale -1", nil, 2},
+		{"an unknown command", "0s restart", nil, 1},
+		{"an image without container", "0s set image nginx:2", nil, 1},
+	} {
+		got, err := ParseScript(c.script)
+		if c.errLine > 0 {
+			se, ok := err.(*ScriptError)
+			if !ok || se.Line != c.errLine {
+				t.Errorf("%s: err %v, want a ScriptError at line %d", c.reason, err, c.errLine)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.reason, err)
+		}
+		var desc []string
+		for _, ch := range got {
+			desc = append(desc, ch.Description)
+		}
+		if strings.Join(desc, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: got %q, want %q", c.reason, desc, c.want)
+		}
+	}
+}
+
+// TestScriptProblem checks that a bad line of the changes is reported in
+// the changes' editor, at its line.
+func TestScriptProblem(t *testing.T) {
+	req := Scenarios()[0].Request
+	req.Script = "0s set image web=nginx:1.28\n\n3s restart\n"
+	res := Run(req)
+	if len(res.Problems) != 1 || res.Problems[0].In != "script" || res.Problems[0].Line != 3 {
+		t.Fatalf("problems %+v, want one in the script at line 3", res.Problems)
+	}
+}
