@@ -92,7 +92,7 @@ func TestCommands(t *testing.T) {
 			reason: "--max-updated 30% holds the rollout at 30% of spec.replicas rounded up (Progressing RolloutLimited); held is what was asked, exit 0"},
 		{name: "simulate bad max-updated", args: []string{"simulate", "-f", "testdata/complete.yaml", "--now", now, "--max-updated", "-1"},
 			errWant: `--max-updated "-1": must not be negative`,
-			reason: "a negative limit is refused as the flag's error, naming the value"},
+			reason:  "a negative limit is refused as the flag's error, naming the value"},
 		{name: "simulate stuck", args: []string{"simulate", "-f", "testdata/stuck.yaml", "--now", now, "--failing-image", "nginx:broken"},
 			golden: "simulate-stuck.txt", errWant: "the rollout ended ProgressDeadlineExceeded (exit code 3)", exit: cli.ExitDeadlineExceeded,
 			reason: "a broken image never becomes ready: the rollout stays past its progress deadline, which CI sees as exit code 3"},
