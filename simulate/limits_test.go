@@ -9,6 +9,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/internal/testutil"
@@ -74,6 +75,16 @@ func limitScenarios() []scenario {
 			state:  func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
 			opts: []simulate.Option{limited, simulate.WithChanges(annotateLimit(0, "30%"), upgrade,
 				simulate.Scale(60*time.Second, 20))},
+			want: simulate.Held,
+		},
+		{
+			name:   "limit held cleans history",
+			reason: "revisionHistoryLimit 1: rolled to nginx:1.28 at 100%, then to nginx:1.29 at 60s under maxUpdated 30%; once held, the revision 1 ReplicaSet (0 replicas, one old ReplicaSet too many) is deleted, as upstream cleans up once complete",
+			state: func(t testing.TB) deploysync.State {
+				return steady(t, deployment(10, func(d *appsv1.Deployment) { d.Spec.RevisionHistoryLimit = ptr.To[int32](1) }))
+			},
+			opts: []simulate.Option{limited, simulate.WithChanges(annotateLimit(0, "100%"), upgrade,
+				annotateLimit(60*time.Second, "30%"), simulate.SetImage(60*time.Second, "web", "nginx:1.29"))},
 			want: simulate.Held,
 		},
 	}
