@@ -130,6 +130,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 	if err != nil {
 		return nil, err
 	}
+	n, limited := s.limitCreate(old, n)
 	rs.Spec.Replicas = &n
 	rs.Annotations, _ = revision.NewReplicaSetAnnotations(d, rs, next, false, s.opts.historyLimit)
 	newRevision := strconv.FormatInt(next, 10)
@@ -149,7 +150,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 		created = taken
 	} else {
 		s.log = append(s.log, entry{kind: createRS, name: rs.Name, sent: rs, why: fmt.Sprintf(
-			"no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas", rs.Name, hash, next, n)})
+			"no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas%s", rs.Name, hash, next, n, limited)})
 		if n > 0 {
 			s.event(corev1.EventTypeNormal, deployutil.EventScalingReplicaSet,
 				fmt.Sprintf("Scaled up replica set %s from 0 to %d", rs.Name, n), "the new ReplicaSet starts with replicas")

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/rolling"
 )
 
 // session is one sync in progress. It mirrors upstream's data flow: d is
@@ -36,6 +37,8 @@ type session struct {
 	// on the template, which only a rollback changes, after its last use.
 	split *split
 	log   []entry
+	// limit is the rollout limit that binds this sync (see WithLimits).
+	limit *rolling.Limit
 
 	requeue      bool
 	requeueAfter time.Duration

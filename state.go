@@ -123,6 +123,7 @@ type options struct {
 	historyLimit        int
 	fixes               []Fix
 	laggingCache        bool
+	limits              *Limits
 }
 
 func defaultOptions() options {

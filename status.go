@@ -70,7 +70,7 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 	if newRS != nil {
 		subject = fmt.Sprintf("ReplicaSet %q", newRS.Name)
 	}
-	if hasDeadline && !complete {
+	if hasDeadline && !complete && !s.limitProgress(&st, cur, subject) {
 		switch {
 		case deployutil.Complete(d, &st):
 			deployutil.SetCondition(&st, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
@@ -140,7 +140,7 @@ func (s *session) requeueStuck(st *appsv1.DeploymentStatus) {
 	if !deployutil.HasProgressDeadline(d) || c == nil {
 		return
 	}
-	if deployutil.Complete(d, st) || c.Reason == deployutil.ReasonProgressDeadlineExceeded {
+	if deployutil.Complete(d, st) || c.Reason == deployutil.ReasonProgressDeadlineExceeded || s.limitHolds(c) {
 		return
 	}
 	after := c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second).Sub(s.now)

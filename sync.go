@@ -48,6 +48,9 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	if err := o.checkFixes(); err != nil {
 		return Plan{}, err
 	}
+	if err := o.checkLimits(); err != nil {
+		return Plan{}, err
+	}
 	if err := deployutil.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
 		return Plan{}, err
 	}
@@ -179,6 +182,9 @@ func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
 		return err
 	}
 	allRSs := append(old[:len(old):len(old)], newRS)
+	if l, ok := s.resolveLimit(old); ok {
+		return s.rolloutLimited(allRSs, old, newRS, l)
+	}
 	sc, ok, err := rolling.ScaleNew(d, allRSs, newRS)
 	if err != nil {
 		return err

@@ -6,4 +6,8 @@
 // The functions return [deployutil.Scale] decisions; the caller writes them
 // in order. A step either grows the new ReplicaSet or shrinks old ones,
 // never both: a caller stops after the first call that scaled.
+//
+// [LimitStep] is the same step held to a [Limit] on the new ReplicaSet's
+// size (the root package's WithLimits): kube-controller-manager has no such
+// input, so it is deploysync's own rule built from upstream's two moves.
 package rolling

@@ -61,6 +61,34 @@ func growReason(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1
 // and the total scaled down wrap around above 2³¹−1 (a wrapped total that
 // comes out negative reports scaled false, as upstream's).
 func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (scales []deployutil.Scale, scaled bool) {
+	return scaleDownOld(d, allRSs, activeOld, newRS, nil)
+}
+
+// oldCap bounds how many replicas scaleDownOld may take from the old
+// ReplicaSets in all (a rollout limit, see [Limit]); why is added to the
+// reason of a scale the cap made smaller.
+type oldCap struct {
+	max int32
+	why string
+}
+
+// take returns n bounded by what the cap has left after taken, and whether
+// the cap made it smaller. A nil cap takes n.
+func (c *oldCap) take(n, taken int32) (int32, bool) {
+	if c == nil || n <= c.max-taken {
+		return n, false
+	}
+	return max(c.max-taken, 0), true
+}
+
+func (c *oldCap) note(capped bool) string {
+	if !capped {
+		return ""
+	}
+	return "; " + c.why
+}
+
+func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, limit *oldCap) (scales []deployutil.Scale, scaled bool) {
 	if deployutil.SpecReplicas(activeOld) == 0 {
 		return nil, false
 	}
@@ -84,9 +112,13 @@ func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 		if spec-n > spec {
 			return scales, false
 		}
+		n, capped := limit.take(n, cleaned)
+		if capped && n == 0 {
+			break
+		}
 		s, ok := deployutil.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
-			"scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go",
-			rs.Name, spec, spec-n, spec-avail, room))
+			"scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go%s",
+			rs.Name, spec, spec-n, spec-avail, room, limit.note(capped)))
 		if ok {
 			scales = append(scales, s)
 			old[i] = s.To
@@ -108,9 +140,13 @@ func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 			continue
 		}
 		n := min(spec, budget-shrunk)
+		n, capped := limit.take(n, cleaned+shrunk)
+		if capped && n == 0 {
+			break
+		}
 		s, ok := deployutil.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
-			"scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)",
-			rs.Name, spec, spec-n, available, minAvailable, *d.Spec.Replicas, deployutil.MaxUnavailable(d)))
+			"scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)%s",
+			rs.Name, spec, spec-n, available, minAvailable, *d.Spec.Replicas, deployutil.MaxUnavailable(d), limit.note(capped)))
 		if ok {
 			scales = append(scales, s)
 		}

@@ -266,6 +266,8 @@ func (r *runner) outcome() Outcome {
 		return Complete
 	case d.Spec.Paused:
 		return Paused
+	case c != nil && c.Reason == deploysync.ReasonRolloutLimited:
+		return Held
 	}
 	return Stalled
 }

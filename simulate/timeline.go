@@ -25,6 +25,10 @@ const (
 	DeadlineExceeded Outcome = "ProgressDeadlineExceeded"
 	// Paused: with the Deployment paused and nothing left to happen.
 	Paused Outcome = "Paused"
+	// Held: with the rollout held at its limit (Progressing is
+	// RolloutLimited, see [deploysync.WithLimits]) and nothing left to
+	// happen.
+	Held Outcome = "Held"
 	// Stalled: with nothing left to happen, but the rollout neither
 	// complete nor timed out (for example broken pods and no progress
 	// deadline).

@@ -27,6 +27,7 @@ import (
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 
@@ -77,6 +78,7 @@ var outcomeCodes = map[simulate.Outcome]int{
 	simulate.Stalled:          ExitStalled,
 	simulate.StepLimit:        ExitStepLimit,
 	simulate.Paused:           ExitPaused,
+	simulate.Held:             0, // held at --max-updated: what was asked
 }
 
 // ExitError carries the exit code of a command that ran but reports a
@@ -400,6 +402,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		maxSteps                int
 		maxPods                 int64
 		transcript              bool
+		maxUpdated              string
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate (deploy/NAME | -f FILE) [--svg out.svg]",
@@ -411,7 +414,8 @@ invariants hold the controller to what it does from the input onward (a state
 the input already breaks is reported as such, not as the controller's fault).
 
 The exit code says how the rollout ended:
-  0  Complete                  3  ProgressDeadlineExceeded
+  0  Complete, or Held at --max-updated
+  3  ProgressDeadlineExceeded
   4  Stalled                   5  step limit (--max-steps) reached
   6  Paused                    2  an invariant broken by the controller
   1  an error (bad flags or input, a world over --max-pods)`,
@@ -428,6 +432,13 @@ The exit code says how the rollout ended:
 			opts := []simulate.Option{simulate.WithTick(tick), simulate.WithPodStartDelay(start), simulate.WithReadinessDelay(ready),
 				simulate.WithTerminationDelay(end), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed), simulate.WithMaxSteps(maxSteps),
 				simulate.WithMaxPods(maxPods), simulate.WithSyncOptions(g.syncOptions()...)}
+			if maxUpdated != "" {
+				limit, err := parseMaxUpdated(m.State(now), maxUpdated)
+				if err != nil {
+					return err
+				}
+				opts = append(opts, simulate.WithSyncOptions(limit))
+			}
 			for _, img := range failing {
 				opts = append(opts, simulate.WithFailingImage(img))
 			}
@@ -485,7 +496,20 @@ The exit code says how the rollout ended:
 	f.IntVar(&maxSteps, "max-steps", 5000, "step limit")
 	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")
 	f.BoolVar(&transcript, "transcript", false, "print every step's actions with their reasons and conditions")
+	f.StringVar(&maxUpdated, "max-updated", "", `hold the rollout at this many updated replicas, an integer or a percentage of spec.replicas ("30%"; deploysync.WithLimits)`)
 	return cmd
+}
+
+// parseMaxUpdated reads --max-updated as deploysync.Limits.MaxUpdated and
+// checks it as Sync will, so a bad value is the flag's error.
+func parseMaxUpdated(s deploysync.State, v string) (deploysync.Option, error) {
+	x := intstr.Parse(v)
+	opt := deploysync.WithLimits(deploysync.Limits{MaxUpdated: &x})
+	var le *deploysync.LimitError
+	if _, err := deploysync.Sync(s, opt); errors.As(err, &le) {
+		return nil, fmt.Errorf("--max-updated %q: %s", v, le.Detail)
+	}
+	return opt, nil
 }
 
 func parseSetImage(s string) (simulate.Change, error) {

@@ -113,6 +113,9 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 		return "the run reached the step limit while still going: raise --max-steps, or --tick for coarser steps"
 	case simulate.Paused:
 		return "the Deployment is paused: nothing rolls out until it is resumed"
+	case simulate.Held:
+		c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+		return "the rollout is held at --max-updated (Progressing " + c.Reason + "): " + c.Message + " Raise the limit to go on."
 	}
 	return ""
 }
