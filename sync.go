@@ -48,6 +48,9 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	if err := o.checkFixes(); err != nil {
 		return Plan{}, err
 	}
+	if o.versionErr != nil {
+		return Plan{}, o.versionErr
+	}
 	if err := deployutil.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
 		return Plan{}, err
 	}
