@@ -21,6 +21,7 @@ import (
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deploysynctest"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/revision"
 )
@@ -96,9 +97,9 @@ func exComplete(d *appsv1.Deployment) {
 	d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n,
 		ReadyReplicas: n, AvailableReplicas: n, TerminatingReplicas: ptr.To[int32](0),
 		Conditions: []appsv1.DeploymentCondition{
-			deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
+			facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, action.ReasonMinimumReplicasAvailable,
 				"Deployment has minimum availability.", exT0),
-			deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable,
+			facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable,
 				`ReplicaSet "x" has successfully progressed.`, exT0),
 		}}
 }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // State is a snapshot of what a Deployment controller reads in one sync.
@@ -125,7 +125,7 @@ type options struct {
 }
 
 func defaultOptions() options {
-	return options{terminatingReplicas: true, historyLimit: deployutil.MaxRevisionHistoryChars}
+	return options{terminatingReplicas: true, historyLimit: facts.MaxRevisionHistoryChars}
 }
 
 // WithTerminatingReplicas sets the DeploymentReplicaSetTerminatingReplicas
@@ -136,7 +136,7 @@ func WithTerminatingReplicas(enabled bool) Option {
 }
 
 // WithRevisionHistoryChars sets the length limit of the revision-history
-// annotation ([deployutil.MaxRevisionHistoryChars] upstream).
+// annotation (2000 upstream).
 func WithRevisionHistoryChars(n int) Option {
 	return func(o *options) { o.historyLimit = n }
 }

@@ -31,7 +31,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Kind is the kind of a [Fault].
@@ -338,7 +338,7 @@ func (f *Fake) PatchReplicaSet(_ context.Context, namespace, name string, pt typ
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 		if del.Patch == "delete" {
-			stored.OwnerReferences = deployutil.WithoutOwner(stored.OwnerReferences, del.UID)
+			stored.OwnerReferences = facts.WithoutOwner(stored.OwnerReferences, del.UID)
 			continue
 		}
 		var ref metav1.OwnerReference
@@ -346,7 +346,7 @@ func (f *Fake) PatchReplicaSet(_ context.Context, namespace, name string, pt typ
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 		owner := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: ref.Name, UID: ref.UID}}
-		stored.OwnerReferences = deployutil.WithControllerRef(stored.OwnerReferences, owner)
+		stored.OwnerReferences = facts.WithControllerRef(stored.OwnerReferences, owner)
 	}
 	f.stamp(&stored.ObjectMeta)
 	f.replicaSets[key(namespace, name)] = stored

@@ -12,8 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/deploysync/deploysync/deployutil"
 )
 
 // UndescribedError is returned by [DescribeTemplate] (and so by
@@ -136,7 +134,7 @@ const maxAnnotationLen = 140
 
 func (p *printer) annotations(title string, m map[string]string) {
 	p.w(0, "%s:\t", title)
-	keys := sortedKeys(m, deployutil.LastAppliedConfigAnnotation)
+	keys := sortedKeys(m, corev1.LastAppliedConfigAnnotation)
 	if len(keys) == 0 {
 		p.b.WriteString("<none>\n")
 		return

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Entry is one revision of a Deployment's rollout history, as `kubectl
@@ -58,7 +59,7 @@ func HistoryReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) ([]*apps
 			owned = append(owned, rs)
 		}
 	}
-	newRS, old := deployutil.SplitReplicaSets(d, owned)
+	newRS, old := facts.SplitReplicaSets(d, owned)
 	if newRS != nil {
 		old = append(old, newRS)
 	}

@@ -205,7 +205,7 @@ func TestDescribeTemplate(t *testing.T) {
 		reason    string
 	}{
 		{name: "annotations folded", edit: func(tp *corev1.PodTemplateSpec) {
-			tp.Annotations = map[string]string{"a": "x\ny", deployutil.LastAppliedConfigAnnotation: "{}"}
+			tp.Annotations = map[string]string{"a": "x\ny", corev1.LastAppliedConfigAnnotation: "{}"}
 		}, contains: "  Annotations:\ta:\n\t  x\n\t  y\n", reason: "multi-line values are folded; last-applied is hidden"},
 		{name: "escaped", edit: func(tp *corev1.PodTemplateSpec) { tp.Spec.Containers[0].Image = "a\x1bb\rc" },
 			contains: "    Image:\ta^[b\\rc\n", reason: "kubectl escapes terminal control characters"},

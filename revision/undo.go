@@ -10,6 +10,7 @@ import (
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // The reasons `kubectl rollout undo` does not patch, matched with
@@ -77,8 +78,7 @@ func (e *UndoError) Is(target error) bool { return target == e.Kind }
 //     /metadata/annotations with d's controller-managed annotations
 //     (revision, revision-history, desired-replicas, max-replicas,
 //     last-applied-configuration, the deprecated rollback request) plus
-//     every other annotation of the ReplicaSet (see
-//     [deployutil.RollbackAnnotations]).
+//     every other annotation of the ReplicaSet.
 //
 // [action.PatchDeployment.ApplyTo] applies the patch as an apiserver does.
 // Neither d nor rss is modified.
@@ -108,7 +108,7 @@ func Undo(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, toRevision int64) (*ac
 	delete(template.Labels, deployutil.PodTemplateHashLabel)
 	patch, err := json.Marshal([]any{
 		map[string]any{"op": "replace", "path": "/spec/template", "value": template},
-		map[string]any{"op": "replace", "path": "/metadata/annotations", "value": deployutil.RollbackAnnotations(d, target)},
+		map[string]any{"op": "replace", "path": "/metadata/annotations", "value": facts.RollbackAnnotations(d, target)},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("failed restoring revision %d: %v", toRevision, err)

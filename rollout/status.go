@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -52,7 +53,7 @@ func Status(d *appsv1.Deployment, revision int64) (message string, done bool, er
 		return "Waiting for deployment spec update to be observed...\n", false, nil
 	}
 	// kubectl takes the first Progressing condition, as deployutil does.
-	if c := deployutil.GetCondition(s, appsv1.DeploymentProgressing); c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded {
+	if c := deployutil.GetCondition(s, appsv1.DeploymentProgressing); c != nil && c.Reason == action.ReasonProgressDeadlineExceeded {
 		return "", false, fmt.Errorf("deployment %q exceeded its progress deadline", d.Name)
 	}
 	switch {

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/scaling"
 )
@@ -233,7 +234,7 @@ func TestProportionsUnhealthyFirst(t *testing.T) {
 					if want := itoa(*tt.d.Spec.Replicas); w.Desired != want {
 						t.Errorf("%s: %s desired-replicas %q, want %q", c.label, w.Name, w.Desired, want)
 					}
-					if want := itoa(deployutil.MaxReplicas(tt.d)); w.Max != want {
+					if want := itoa(facts.MaxReplicas(tt.d)); w.Max != want {
 						t.Errorf("%s: %s max-replicas %q, want %q", c.label, w.Name, w.Max, want)
 					}
 					if part, ok := tt.whyHas[w.Name]; ok && c.fixes.UnhealthyFirst && !strings.Contains(w.Explanation, part) {

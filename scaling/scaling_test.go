@@ -9,6 +9,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/scaling"
 )
@@ -161,7 +162,7 @@ func TestScale(t *testing.T) {
 				got[s.To.Name] = *s.To.Spec.Replicas
 				wantAnn := map[string]string{
 					deployutil.DesiredReplicasAnnotation: itoa(*tt.d.Spec.Replicas),
-					deployutil.MaxReplicasAnnotation:     itoa(deployutil.MaxReplicas(tt.d)),
+					deployutil.MaxReplicasAnnotation:     itoa(facts.MaxReplicas(tt.d)),
 				}
 				if diff := cmp.Diff(wantAnn, s.To.Annotations); diff != "" {
 					t.Errorf("%s: a write carries the Deployment's replica annotations (-want +got):\n%s", s.To.Name, diff)

@@ -11,7 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Steady returns the state a Deployment is in an hour after the controller
@@ -37,7 +39,7 @@ func Steady(d *appsv1.Deployment, now time.Time) (deploysync.State, error) {
 	if d.Generation == 0 {
 		d.Generation = 1
 	}
-	if err := deployutil.Validate(d, nil, nil); err != nil {
+	if err := facts.Validate(d, nil, nil); err != nil {
 		return deploysync.State{}, err
 	}
 	rev := d.Annotations[deployutil.RevisionAnnotation]
@@ -61,10 +63,10 @@ func Steady(d *appsv1.Deployment, now time.Time) (deploysync.State, error) {
 	}
 	selector.MatchLabels[deployutil.PodTemplateHashLabel] = hash
 	n := *d.Spec.Replicas
-	ann, _ := deployutil.CopyDeploymentAnnotations(d, nil)
+	ann, _ := facts.CopyDeploymentAnnotations(d, nil)
 	ann[deployutil.RevisionAnnotation] = rev
 	ann[deployutil.DesiredReplicasAnnotation] = strconv.Itoa(int(n))
-	ann[deployutil.MaxReplicasAnnotation] = strconv.Itoa(int(deployutil.MaxReplicas(d)))
+	ann[deployutil.MaxReplicasAnnotation] = strconv.Itoa(int(facts.MaxReplicas(d)))
 	zero := int32(0)
 	name := deployutil.ReplicaSetName(d.Name, hash)
 	rs := &appsv1.ReplicaSet{
@@ -84,13 +86,13 @@ func Steady(d *appsv1.Deployment, now time.Time) (deploysync.State, error) {
 		ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n, ReadyReplicas: n, AvailableReplicas: n,
 		TerminatingReplicas: &term, CollisionCount: d.Status.CollisionCount,
 		Conditions: []appsv1.DeploymentCondition{
-			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: deployutil.ReasonMinimumReplicasAvailable,
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: action.ReasonMinimumReplicasAvailable,
 				Message: "Deployment has minimum availability.", LastUpdateTime: at, LastTransitionTime: at},
-			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: deployutil.ReasonNewReplicaSetAvailable,
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: action.ReasonNewReplicaSetAvailable,
 				Message: fmt.Sprintf("ReplicaSet %q has successfully progressed.", name), LastUpdateTime: at, LastTransitionTime: at},
 		},
 	}
-	if !deployutil.HasProgressDeadline(d) {
+	if !facts.HasProgressDeadline(d) {
 		d.Status.Conditions = d.Status.Conditions[:1]
 	}
 	return deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{rs}, Now: now}, nil

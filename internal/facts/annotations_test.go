@@ -1,13 +1,16 @@
-package deployutil_test
+package facts_test
 
 import (
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -37,7 +40,7 @@ func TestReplicasAnnotationsNeedUpdate(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, tt.rs)
-			got := deployutil.ReplicasAnnotationsNeedUpdate(tt.rs, 10, 20)
+			got := facts.ReplicasAnnotationsNeedUpdate(tt.rs, 10, 20)
 			frozen.Check(t)
 			if got != tt.want {
 				t.Errorf("ReplicasAnnotationsNeedUpdate = %v, want %v (%s)", got, tt.want, tt.reason)
@@ -73,7 +76,7 @@ func TestWithReplicasAnnotations(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			before := cloneMap(tt.in)
-			got, changed := deployutil.WithReplicasAnnotations(tt.in, 10, 11)
+			got, changed := facts.WithReplicasAnnotations(tt.in, 10, 11)
 			if diff := cmp.Diff(before, tt.in); diff != "" {
 				t.Errorf("the argument was modified:\n%s", diff)
 			}
@@ -114,8 +117,8 @@ func TestReadReplicasAnnotations(t *testing.T) {
 			}
 			rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: tt.annotations}}
 			frozen := testutil.Freeze(t, rs)
-			d, okD := deployutil.DesiredReplicas(rs)
-			m, okM := deployutil.MaxReplicasAnnotationValue(rs)
+			d, okD := facts.DesiredReplicas(rs)
+			m, okM := facts.MaxReplicasAnnotationValue(rs)
 			frozen.Check(t)
 			if d != tt.wantDesired || m != tt.wantMax || okD != tt.wantOK || okM != tt.wantOK {
 				t.Errorf("got %d/%v %d/%v, want %d %d %v (%s)", d, okD, m, okM, tt.wantDesired, tt.wantMax, tt.wantOK, tt.reason)
@@ -128,7 +131,7 @@ func TestCopyDeploymentAnnotations(t *testing.T) {
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{
 		"team": "blue", deployutil.ChangeCauseAnnotation: "v2",
 		deployutil.RevisionAnnotation: "7", deployutil.RevisionHistoryAnnotation: "1,2", deployutil.DesiredReplicasAnnotation: "3",
-		deployutil.MaxReplicasAnnotation: "4", deployutil.RollbackToAnnotation: "0", deployutil.LastAppliedConfigAnnotation: "{}",
+		deployutil.MaxReplicasAnnotation: "4", deployutil.RollbackToAnnotation: "0", corev1.LastAppliedConfigAnnotation: "{}",
 	}}}
 	tests := []struct {
 		name        string
@@ -152,7 +155,7 @@ func TestCopyDeploymentAnnotations(t *testing.T) {
 			}
 			frozen := testutil.Freeze(t, d)
 			before := cloneMap(tt.rs)
-			got, changed := deployutil.CopyDeploymentAnnotations(d, tt.rs)
+			got, changed := facts.CopyDeploymentAnnotations(d, tt.rs)
 			frozen.Check(t)
 			if diff := cmp.Diff(before, tt.rs); diff != "" {
 				t.Errorf("the argument was modified:\n%s", diff)
@@ -187,36 +190,10 @@ func TestRollbackAnnotations(t *testing.T) {
 			d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Annotations: tt.d}}
 			rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: tt.rs}}
 			frozen := testutil.Freeze(t, d, rs)
-			got := deployutil.RollbackAnnotations(d, rs)
+			got := facts.RollbackAnnotations(d, rs)
 			frozen.Check(t)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s\n(%s)", diff, tt.reason)
-			}
-		})
-	}
-}
-
-func TestIsControllerAnnotation(t *testing.T) {
-	tests := []struct {
-		key    string
-		want   bool
-		reason string
-	}{
-		{key: deployutil.RevisionAnnotation, want: true, reason: "the controller writes revisions"},
-		{key: deployutil.RevisionHistoryAnnotation, want: true, reason: "and revision histories"},
-		{key: deployutil.DesiredReplicasAnnotation, want: true, reason: "and desired-replicas"},
-		{key: deployutil.MaxReplicasAnnotation, want: true, reason: "and max-replicas"},
-		{key: deployutil.RollbackToAnnotation, want: true, reason: "the rollback request is for the controller"},
-		{key: deployutil.LastAppliedConfigAnnotation, want: true, reason: "kubectl's last-applied is skipped too"},
-		{key: deployutil.ChangeCauseAnnotation, want: false, reason: "change-cause is copied like any other annotation"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.key, func(t *testing.T) {
-			if tt.reason == "" {
-				t.Errorf("reason must be provided")
-			}
-			if got := deployutil.IsControllerAnnotation(tt.key); got != tt.want {
-				t.Errorf("IsControllerAnnotation(%q) = %v, want %v (%s)", tt.key, got, tt.want, tt.reason)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package deployutil
+package facts
 
 import (
 	"fmt"
@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // IsSelectingAll reports whether the selector is the empty selector
@@ -57,7 +59,7 @@ func IsSelectingAll(d *appsv1.Deployment) bool {
 // are not checked, since that branch reads none.
 func Validate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) error {
 	if d == nil {
-		return &InputError{Object: "Deployment", Field: "deployment", Kind: Required, Detail: "the state needs a Deployment", Rule: ruleSnapshot}
+		return &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "the state needs a Deployment", Rule: ruleSnapshot}
 	}
 	if err := validateDeployment(d); err != nil {
 		return err
@@ -99,48 +101,48 @@ func isPercent(s string) bool {
 	return true
 }
 
-type badFunc func(field string, kind ErrorKind, value any, detail, rule string) error
+type badFunc func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error
 
 func validateDeployment(d *appsv1.Deployment) error {
-	bad := func(field string, kind ErrorKind, value any, detail, rule string) error {
-		return &InputError{Object: objectName(d), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
+	bad := func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
+		return &deployutil.InputError{Object: objectName(d), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
 	}
 	if d.Name == "" {
-		return bad("metadata.name", Required, nil, "a Deployment needs a name", ruleObjectMeta)
+		return bad("metadata.name", deployutil.Required, nil, "a Deployment needs a name", ruleObjectMeta)
 	}
 	if errs := validation.IsDNS1123Subdomain(d.Name); len(errs) > 0 {
-		return bad("metadata.name", Invalid, d.Name, errs[0], ruleDNSSubdomain)
+		return bad("metadata.name", deployutil.Invalid, d.Name, errs[0], ruleDNSSubdomain)
 	}
 	s := &d.Spec
 	if s.Replicas == nil {
-		return bad("spec.replicas", Required, nil, "not set", ruleDefaulting)
+		return bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
 	}
 	if *s.Replicas < 0 {
-		return bad("spec.replicas", Invalid, *s.Replicas, "must be greater than or equal to 0", ruleSpec)
+		return bad("spec.replicas", deployutil.Invalid, *s.Replicas, "must be greater than or equal to 0", ruleSpec)
 	}
 	if s.Selector == nil {
-		return bad("spec.selector", Required, nil, "a Deployment needs a selector", ruleSpec)
+		return bad("spec.selector", deployutil.Required, nil, "a Deployment needs a selector", ruleSpec)
 	}
 	sel, err := metav1.LabelSelectorAsSelector(s.Selector)
 	if err != nil {
-		return bad("spec.selector", Invalid, metav1.FormatLabelSelector(s.Selector), err.Error(), ruleSpec+" (invalid label selector)")
+		return bad("spec.selector", deployutil.Invalid, metav1.FormatLabelSelector(s.Selector), err.Error(), ruleSpec+" (invalid label selector)")
 	}
 	if !sel.Matches(labels.Set(s.Template.Labels)) {
-		return bad("spec.template.metadata.labels", Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`",
+		return bad("spec.template.metadata.labels", deployutil.Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`",
 			"apps/v1 ValidatePodTemplateSpecForReplicaSet")
 	}
 	if s.MinReadySeconds < 0 {
-		return bad("spec.minReadySeconds", Invalid, s.MinReadySeconds, "must be greater than or equal to 0", ruleSpec)
+		return bad("spec.minReadySeconds", deployutil.Invalid, s.MinReadySeconds, "must be greater than or equal to 0", ruleSpec)
 	}
 	if s.RevisionHistoryLimit != nil && *s.RevisionHistoryLimit < 0 {
-		return bad("spec.revisionHistoryLimit", Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0", ruleSpec)
+		return bad("spec.revisionHistoryLimit", deployutil.Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0", ruleSpec)
 	}
 	if p := s.ProgressDeadlineSeconds; p != nil {
 		if *p < 0 {
-			return bad("spec.progressDeadlineSeconds", Invalid, *p, "must be greater than or equal to 0", ruleSpec)
+			return bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, "must be greater than or equal to 0", ruleSpec)
 		}
 		if *p <= s.MinReadySeconds {
-			return bad("spec.progressDeadlineSeconds", Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds), ruleSpec)
+			return bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds), ruleSpec)
 		}
 	}
 	if err := validateStrategy(d, bad); err != nil {
@@ -154,16 +156,16 @@ func validateStrategy(d *appsv1.Deployment, bad badFunc) error {
 	switch st.Type {
 	case appsv1.RecreateDeploymentStrategyType:
 		if st.RollingUpdate != nil {
-			return bad("spec.strategy.rollingUpdate", Invalid, "set", "may not be specified when strategy `type` is 'Recreate'", ruleStrategy)
+			return bad("spec.strategy.rollingUpdate", deployutil.Invalid, "set", "may not be specified when strategy `type` is 'Recreate'", ruleStrategy)
 		}
 		return nil
 	case appsv1.RollingUpdateDeploymentStrategyType:
 	default:
-		return bad("spec.strategy.type", NotSupported, string(st.Type), `supported values: "Recreate", "RollingUpdate"`, ruleStrategy)
+		return bad("spec.strategy.type", deployutil.NotSupported, string(st.Type), `supported values: "Recreate", "RollingUpdate"`, ruleStrategy)
 	}
 	ru := st.RollingUpdate
 	if ru == nil {
-		return bad("spec.strategy.rollingUpdate", Required, nil, "not set for a RollingUpdate", ruleDefaulting)
+		return bad("spec.strategy.rollingUpdate", deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
 	}
 	for _, f := range []struct {
 		name string
@@ -172,20 +174,20 @@ func validateStrategy(d *appsv1.Deployment, bad badFunc) error {
 		field := "spec.strategy.rollingUpdate." + f.name
 		switch {
 		case f.v == nil:
-			return bad(field, Required, nil, "not set for a RollingUpdate", ruleDefaulting)
+			return bad(field, deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
 		case f.v.Type == intstr.Int && f.v.IntVal < 0:
-			return bad(field, Invalid, f.v.IntVal, "must be greater than or equal to 0", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+			return bad(field, deployutil.Invalid, f.v.IntVal, "must be greater than or equal to 0", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		case f.v.Type == intstr.String && !isPercent(f.v.StrVal):
-			return bad(field, Invalid, f.v.StrVal, "must be an integer or a percentage like '25%'", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+			return bad(field, deployutil.Invalid, f.v.StrVal, "must be an integer or a percentage like '25%'", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		case f.v.Type != intstr.Int && f.v.Type != intstr.String:
-			return bad(field, Invalid, f.v.Type, "must be an integer or a percentage", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+			return bad(field, deployutil.Invalid, f.v.Type, "must be an integer or a percentage", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		}
 	}
 	if rawValue(ru.MaxUnavailable) == 0 && rawValue(ru.MaxSurge) == 0 {
-		return bad("spec.strategy.rollingUpdate.maxUnavailable", Invalid, ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0", ruleRollingUpdate)
+		return bad("spec.strategy.rollingUpdate.maxUnavailable", deployutil.Invalid, ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0", ruleRollingUpdate)
 	}
 	if ru.MaxUnavailable.Type == intstr.String && rawValue(ru.MaxUnavailable) > 100 {
-		return bad("spec.strategy.rollingUpdate.maxUnavailable", Invalid, ru.MaxUnavailable.StrVal, "must not be greater than 100%", ruleRollingUpdate+" (IsNotMoreThan100Percent)")
+		return bad("spec.strategy.rollingUpdate.maxUnavailable", deployutil.Invalid, ru.MaxUnavailable.StrVal, "must not be greater than 100%", ruleRollingUpdate+" (IsNotMoreThan100Percent)")
 	}
 	return nil
 }
@@ -212,18 +214,18 @@ func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad badFunc) error {
 		{"collisionCount", int64(ptr.Deref(s.CollisionCount, 0))},
 	} {
 		if f.v < 0 {
-			return bad("status."+f.name, Invalid, f.v, "must be greater than or equal to 0", ruleDeployStatus)
+			return bad("status."+f.name, deployutil.Invalid, f.v, "must be greater than or equal to 0", ruleDeployStatus)
 		}
 	}
 	switch {
 	case s.UpdatedReplicas > s.Replicas:
-		return bad("status.updatedReplicas", Invalid, s.UpdatedReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+		return bad("status.updatedReplicas", deployutil.Invalid, s.UpdatedReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.ReadyReplicas > s.Replicas:
-		return bad("status.readyReplicas", Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+		return bad("status.readyReplicas", deployutil.Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.AvailableReplicas > s.Replicas:
-		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.AvailableReplicas > s.ReadyReplicas:
-		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleDeployStatus)
+		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleDeployStatus)
 	}
 	return nil
 }
@@ -233,7 +235,7 @@ func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
 	uids := make(map[types.UID]struct{}, len(rss))
 	for i, rs := range rss {
 		if rs == nil {
-			return &InputError{Object: fmt.Sprintf("ReplicaSet #%d", i), Field: "replicaSets", Kind: Required, Detail: "nil ReplicaSet in the state", Rule: ruleSnapshot}
+			return &deployutil.InputError{Object: fmt.Sprintf("ReplicaSet #%d", i), Field: "replicaSets", Kind: deployutil.Required, Detail: "nil ReplicaSet in the state", Rule: ruleSnapshot}
 		}
 		if err := validateReplicaSet(d, rs, i, names, uids); err != nil {
 			return err
@@ -250,7 +252,7 @@ func validatePods(pods map[types.UID][]*corev1.Pod) error {
 	for uid, list := range pods {
 		for i, p := range list {
 			if p == nil {
-				return &InputError{Object: "Pods", Field: fmt.Sprintf("pods[%s][%d]", uid, i), Kind: Required, Detail: "nil pod in the state", Rule: ruleSnapshot}
+				return &deployutil.InputError{Object: "Pods", Field: fmt.Sprintf("pods[%s][%d]", uid, i), Kind: deployutil.Required, Detail: "nil pod in the state", Rule: ruleSnapshot}
 			}
 		}
 	}
@@ -267,24 +269,24 @@ func rsObject(rs *appsv1.ReplicaSet, i int) string {
 // validateReplicaSet checks one ReplicaSet; names and uids hold those of the
 // ReplicaSets before it.
 func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, names map[string]struct{}, uids map[types.UID]struct{}) error {
-	bad := func(field string, kind ErrorKind, value any, detail, rule string) error {
-		return &InputError{Object: rsObject(rs, i), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
+	bad := func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
+		return &deployutil.InputError{Object: rsObject(rs, i), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
 	}
 	_, dupName := names[rs.Name]
 	_, dupUID := uids[rs.UID]
 	switch {
 	case rs.Name == "":
-		return bad("metadata.name", Required, nil, "a ReplicaSet needs a name", ruleObjectMeta)
+		return bad("metadata.name", deployutil.Required, nil, "a ReplicaSet needs a name", ruleObjectMeta)
 	case dupName:
-		return bad("metadata.name", Duplicate, rs.Name, "two ReplicaSets in the state have this name", ruleSnapshot)
+		return bad("metadata.name", deployutil.Duplicate, rs.Name, "two ReplicaSets in the state have this name", ruleSnapshot)
 	case dupUID:
-		return bad("metadata.uid", Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID", ruleSnapshot)
+		return bad("metadata.uid", deployutil.Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID", ruleSnapshot)
 	case rs.Namespace != d.Namespace:
-		return bad("metadata.namespace", Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace), ruleSnapshot)
+		return bad("metadata.namespace", deployutil.Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace), ruleSnapshot)
 	case rs.Spec.Replicas == nil:
-		return bad("spec.replicas", Required, nil, "not set", ruleDefaulting)
+		return bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
 	case *rs.Spec.Replicas < 0:
-		return bad("spec.replicas", Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0", ruleReplicaSetSpec)
+		return bad("spec.replicas", deployutil.Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0", ruleReplicaSetSpec)
 	}
 	return validateReplicaSetStatus(&rs.Status, bad)
 }
@@ -300,16 +302,16 @@ func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad badFunc) error {
 		{"terminatingReplicas", int64(ptr.Deref(s.TerminatingReplicas, 0))}, {"observedGeneration", s.ObservedGeneration},
 	} {
 		if f.v < 0 {
-			return bad("status."+f.name, Invalid, f.v, "must be greater than or equal to 0", ruleRSStatus)
+			return bad("status."+f.name, deployutil.Invalid, f.v, "must be greater than or equal to 0", ruleRSStatus)
 		}
 	}
 	switch {
 	case s.ReadyReplicas > s.Replicas:
-		return bad("status.readyReplicas", Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleRSStatus)
+		return bad("status.readyReplicas", deployutil.Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleRSStatus)
 	case s.AvailableReplicas > s.Replicas:
-		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleRSStatus)
+		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleRSStatus)
 	case s.AvailableReplicas > s.ReadyReplicas:
-		return bad("status.availableReplicas", Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleRSStatus)
+		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleRSStatus)
 	}
 	return nil
 }

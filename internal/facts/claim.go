@@ -1,4 +1,4 @@
-package deployutil
+package facts
 
 import (
 	"encoding/json"
@@ -8,7 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // OwnershipChange is an adoption or a release that claiming decides.
@@ -81,24 +82,11 @@ type releaseMeta struct {
 	OwnerReferences []map[string]string `json:"ownerReferences"`
 }
 
-// ControllerRef returns the controller owner reference a Deployment puts on
-// its ReplicaSets.
-func ControllerRef(d *appsv1.Deployment) metav1.OwnerReference {
-	return metav1.OwnerReference{
-		APIVersion:         "apps/v1",
-		Kind:               "Deployment",
-		Name:               d.Name,
-		UID:                d.UID,
-		Controller:         ptr.To(true),
-		BlockOwnerDeletion: ptr.To(true),
-	}
-}
-
 // AdoptPatch returns the strategic merge patch that adopts the ReplicaSet
 // with UID rsUID, byte-identical to upstream's.
 func AdoptPatch(d *appsv1.Deployment, rsUID types.UID) []byte {
 	b, _ := json.Marshal(adoptPatch{Metadata: adoptMeta{
-		OwnerReferences: []metav1.OwnerReference{ControllerRef(d)},
+		OwnerReferences: []metav1.OwnerReference{deployutil.ControllerRef(d)},
 		UID:             rsUID,
 	}})
 	return b
@@ -121,7 +109,7 @@ func ReleasePatch(rsUID, ownerUID types.UID) []byte {
 // reference's fields where it stands; otherwise the reference comes first,
 // before the existing entries.
 func WithControllerRef(refs []metav1.OwnerReference, d *appsv1.Deployment) []metav1.OwnerReference {
-	ref := ControllerRef(d)
+	ref := deployutil.ControllerRef(d)
 	out := append([]metav1.OwnerReference(nil), refs...)
 	for i := range out {
 		if out[i].UID == ref.UID {

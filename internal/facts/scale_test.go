@@ -1,4 +1,4 @@
-package deployutil_test
+package facts_test
 
 import (
 	"testing"
@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -55,7 +56,7 @@ func TestScaleReplicaSet(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, d, tt.rs)
-			s, ok := deployutil.ScaleReplicaSet(tt.rs, tt.to, d, tt.force, tt.why)
+			s, ok := facts.ScaleReplicaSet(tt.rs, tt.to, d, tt.force, tt.why)
 			frozen.Check(t)
 			if ok != tt.wantOK {
 				t.Fatalf("ok = %v, want %v (%s)", ok, tt.wantOK, tt.reason)

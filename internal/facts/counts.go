@@ -1,4 +1,4 @@
-package deployutil
+package facts
 
 import appsv1 "k8s.io/api/apps/v1"
 

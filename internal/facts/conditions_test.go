@@ -1,4 +1,4 @@
-package deployutil_test
+package facts_test
 
 import (
 	"testing"
@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 var (
@@ -111,7 +112,7 @@ func TestSetCondition(t *testing.T) {
 			}
 			before := *tt.status.DeepCopy()
 			st := tt.status
-			deployutil.SetCondition(&st, tt.cond)
+			facts.SetCondition(&st, tt.cond)
 			if diff := cmp.Diff(tt.want, st); diff != "" {
 				t.Errorf("SetCondition (-want +got):\n%s\n(%s)", diff, tt.reason)
 			}
@@ -145,7 +146,7 @@ func TestRemoveCondition(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			st := tt.status
-			deployutil.RemoveCondition(&st, tt.typ)
+			facts.RemoveCondition(&st, tt.typ)
 			if diff := cmp.Diff(tt.want, st); diff != "" {
 				t.Errorf("RemoveCondition (-want +got):\n%s\n(%s)", diff, tt.reason)
 			}
@@ -160,11 +161,11 @@ func TestNewAndReplicaSetCondition(t *testing.T) {
 		want   appsv1.DeploymentCondition
 		reason string
 	}{
-		{name: "NewCondition", got: deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, "R", "m", t0),
+		{name: "NewCondition", got: facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, "R", "m", t0),
 			want: appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "R", Message: "m",
 				LastUpdateTime: metav1.NewTime(t0), LastTransitionTime: metav1.NewTime(t0)},
 			reason: "both times are the time passed in (upstream reads the clock twice)"},
-		{name: "ReplicaSetCondition", got: deployutil.ReplicaSetCondition(appsv1.ReplicaSetCondition{
+		{name: "ReplicaSetCondition", got: facts.ReplicaSetCondition(appsv1.ReplicaSetCondition{
 			Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue, Reason: "FailedCreate", Message: "quota", LastTransitionTime: metav1.NewTime(t1)}),
 			want: appsv1.DeploymentCondition{Type: appsv1.DeploymentReplicaFailure, Status: corev1.ConditionTrue, Reason: "FailedCreate", Message: "quota",
 				LastUpdateTime: metav1.NewTime(t1), LastTransitionTime: metav1.NewTime(t1)},

@@ -1,4 +1,4 @@
-package deployutil
+package facts
 
 import (
 	"time"
@@ -6,6 +6,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // NewCondition returns a Deployment condition stamped with now as both its
@@ -21,17 +23,6 @@ func NewCondition(t appsv1.DeploymentConditionType, status corev1.ConditionStatu
 	}
 }
 
-// GetCondition returns a copy of the status's condition of type t, or nil.
-func GetCondition(status appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
-	for i := range status.Conditions {
-		if status.Conditions[i].Type == t {
-			c := status.Conditions[i]
-			return &c
-		}
-	}
-	return nil
-}
-
 // SetCondition puts c into status by these rules, in order:
 //
 //  1. If a condition of the same type has the same status and reason,
@@ -43,7 +34,7 @@ func GetCondition(status appsv1.DeploymentStatus, t appsv1.DeploymentConditionTy
 // The conditions slice is replaced, never modified in place, so a status
 // copied by value stays independent.
 func SetCondition(status *appsv1.DeploymentStatus, c appsv1.DeploymentCondition) {
-	cur := GetCondition(*status, c.Type)
+	cur := deployutil.GetCondition(*status, c.Type)
 	if cur != nil && cur.Status == c.Status && cur.Reason == c.Reason {
 		return
 	}

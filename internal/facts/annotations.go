@@ -1,4 +1,4 @@
-package deployutil
+package facts
 
 import (
 	"maps"
@@ -6,19 +6,21 @@ import (
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // DesiredReplicas reads a ReplicaSet's desired-replicas annotation. A missing
 // value, or one that is not an integer in [0, MaxInt32], gives ok == false,
 // as upstream.
 func DesiredReplicas(rs *appsv1.ReplicaSet) (n int32, ok bool) {
-	return nonNegativeInt32Annotation(rs.Annotations, DesiredReplicasAnnotation)
+	return nonNegativeInt32Annotation(rs.Annotations, deployutil.DesiredReplicasAnnotation)
 }
 
 // MaxReplicasAnnotationValue reads a ReplicaSet's max-replicas annotation,
 // with the rules of [DesiredReplicas].
 func MaxReplicasAnnotationValue(rs *appsv1.ReplicaSet) (n int32, ok bool) {
-	return nonNegativeInt32Annotation(rs.Annotations, MaxReplicasAnnotation)
+	return nonNegativeInt32Annotation(rs.Annotations, deployutil.MaxReplicasAnnotation)
 }
 
 func nonNegativeInt32Annotation(annotations map[string]string, key string) (int32, bool) {
@@ -40,8 +42,8 @@ func ReplicasAnnotationsNeedUpdate(rs *appsv1.ReplicaSet, desired, maxReplicas i
 	if rs.Annotations == nil {
 		return true
 	}
-	return rs.Annotations[DesiredReplicasAnnotation] != itoa(desired) ||
-		rs.Annotations[MaxReplicasAnnotation] != itoa(maxReplicas)
+	return rs.Annotations[deployutil.DesiredReplicasAnnotation] != itoa(desired) ||
+		rs.Annotations[deployutil.MaxReplicasAnnotation] != itoa(maxReplicas)
 }
 
 // WithReplicasAnnotations returns annotations with desired-replicas and
@@ -50,7 +52,7 @@ func ReplicasAnnotationsNeedUpdate(rs *appsv1.ReplicaSet, desired, maxReplicas i
 func WithReplicasAnnotations(annotations map[string]string, desired, maxReplicas int32) (map[string]string, bool) {
 	out := cloneAnnotations(annotations, 2)
 	changed := false
-	for k, v := range map[string]string{DesiredReplicasAnnotation: itoa(desired), MaxReplicasAnnotation: itoa(maxReplicas)} {
+	for k, v := range map[string]string{deployutil.DesiredReplicasAnnotation: itoa(desired), deployutil.MaxReplicasAnnotation: itoa(maxReplicas)} {
 		if out[k] != v {
 			out[k] = v
 			changed = true
@@ -100,15 +102,10 @@ func RollbackAnnotations(d *appsv1.Deployment, rs *appsv1.ReplicaSet) map[string
 	return out
 }
 
-// IsControllerAnnotation reports whether the controller manages the
-// annotation itself, so it is never copied between a Deployment and its
-// ReplicaSets.
-func IsControllerAnnotation(key string) bool { return isSkippedAnnotation(key) }
+func itoa(n int32) string { return strconv.FormatInt(int64(n), 10) }
 
 func cloneAnnotations(m map[string]string, extra int) map[string]string {
 	out := make(map[string]string, len(m)+extra)
 	maps.Copy(out, m)
 	return out
 }
-
-func itoa(n int32) string { return strconv.FormatInt(int64(n), 10) }

@@ -1,4 +1,4 @@
-package deployutil_test
+package facts_test
 
 import (
 	"testing"
@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -37,21 +38,21 @@ func TestOrderings(t *testing.T) {
 		want   []string
 		reason string
 	}{
-		{name: "by creation", sort: deployutil.SortedByCreation, in: in, want: []string{"a", "b", "c", "d"},
+		{name: "by creation", sort: facts.SortedByCreation, in: in, want: []string{"a", "b", "c", "d"},
 			reason: "oldest first; a and b tie on time and go by name"},
-		{name: "newest first", sort: deployutil.SortedByCreationNewestFirst, in: in, want: []string{"d", "c", "b", "a"},
+		{name: "newest first", sort: facts.SortedByCreationNewestFirst, in: in, want: []string{"d", "c", "b", "a"},
 			reason: "the exact reverse, so tied names go descending (upstream's sort.Reverse)"},
-		{name: "by size, older first", sort: deployutil.SortedBySizeOlder, in: in, want: []string{"c", "a", "b", "d"},
+		{name: "by size, older first", sort: facts.SortedBySizeOlder, in: in, want: []string{"c", "a", "b", "d"},
 			reason: "largest first; among the 2s oldest first, a before b by name"},
-		{name: "by size, newer first", sort: deployutil.SortedBySizeNewer, in: in, want: []string{"c", "d", "b", "a"},
+		{name: "by size, newer first", sort: facts.SortedBySizeNewer, in: in, want: []string{"c", "d", "b", "a"},
 			reason: "largest first; among the 2s newest first, and b before a: the tie-break is reversed, names descending"},
-		{name: "by revision", sort: deployutil.SortedByRevision, in: []*appsv1.ReplicaSet{a, b, d}, want: []string{"b", "d", "a"},
+		{name: "by revision", sort: facts.SortedByRevision, in: []*appsv1.ReplicaSet{a, b, d}, want: []string{"b", "d", "a"},
 			reason: "revisions 1, 2, 3"},
-		{name: "by revision, equal", sort: deployutil.SortedByRevision, in: []*appsv1.ReplicaSet{rs("n", 0, 1, "1"), rs("m", 0, 2, "1")}, want: []string{"n", "m"},
+		{name: "by revision, equal", sort: facts.SortedByRevision, in: []*appsv1.ReplicaSet{rs("n", 0, 1, "1"), rs("m", 0, 2, "1")}, want: []string{"n", "m"},
 			reason: "equal revisions fall back to creation order"},
-		{name: "by revision, missing", sort: deployutil.SortedByRevision, in: []*appsv1.ReplicaSet{d, rs("none", 0, 3, "")}, want: []string{"none", "d"},
+		{name: "by revision, missing", sort: facts.SortedByRevision, in: []*appsv1.ReplicaSet{d, rs("none", 0, 3, "")}, want: []string{"none", "d"},
 			reason: "a missing revision is revision 0"},
-		{name: "by revision, unparseable", sort: deployutil.SortedByRevision, in: []*appsv1.ReplicaSet{c, b}, want: []string{"b", "c"},
+		{name: "by revision, unparseable", sort: facts.SortedByRevision, in: []*appsv1.ReplicaSet{c, b}, want: []string{"b", "c"},
 			reason: "a revision that does not parse compares by creation time"},
 	}
 	for _, tt := range tests {
@@ -68,35 +69,6 @@ func TestOrderings(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, names(got)); diff != "" {
 				t.Errorf("(-want +got):\n%s\n(%s)", diff, tt.reason)
-			}
-		})
-	}
-}
-
-func TestRevision(t *testing.T) {
-	tests := []struct {
-		name        string
-		annotations map[string]string
-		want        int64
-		wantErr     bool
-		reason      string
-	}{
-		{name: "missing", want: 0, reason: "upstream: a missing annotation is revision 0, not an error"},
-		{name: "set", annotations: map[string]string{deployutil.RevisionAnnotation: "12"}, want: 12, reason: "an int64"},
-		{name: "garbage", annotations: map[string]string{deployutil.RevisionAnnotation: "v1"}, wantErr: true, reason: "upstream: a ParseInt error"},
-		{name: "empty", annotations: map[string]string{deployutil.RevisionAnnotation: ""}, wantErr: true, reason: "an empty value is present but not a number"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.reason == "" {
-				t.Errorf("reason must be provided")
-			}
-			rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: tt.annotations}}
-			frozen := testutil.Freeze(t, rs)
-			got, err := deployutil.Revision(rs)
-			frozen.Check(t)
-			if (err != nil) != tt.wantErr || got != tt.want {
-				t.Errorf("Revision = %d, %v; want %d, error %v (%s)", got, err, tt.want, tt.wantErr, tt.reason)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package deployutil_test
+package facts_test
 
 import (
 	"testing"
@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -85,7 +86,7 @@ func TestClaim(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, tt.d, tt.rss)
-			claimed, changes, err := deployutil.Claim(tt.d, tt.rss)
+			claimed, changes, err := facts.Claim(tt.d, tt.rss)
 			frozen.Check(t)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v (%s)", err, tt.wantErr, tt.reason)
@@ -131,7 +132,7 @@ func TestReleasePatch(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			if got := string(deployutil.ReleasePatch(tt.rs, tt.owner)); got != tt.want {
+			if got := string(facts.ReleasePatch(tt.rs, tt.owner)); got != tt.want {
 				t.Errorf("ReleasePatch = %s, want %s (%s)", got, tt.want, tt.reason)
 			}
 		})
@@ -156,7 +157,7 @@ func TestAdoptPatch(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, d)
-			got := string(deployutil.AdoptPatch(d, tt.rs))
+			got := string(facts.AdoptPatch(d, tt.rs))
 			frozen.Check(t)
 			if got != tt.want {
 				t.Errorf("AdoptPatch = %s, want %s (%s)", got, tt.want, tt.reason)
@@ -197,10 +198,10 @@ func TestOwnerReferences(t *testing.T) {
 			if diff := cmp.Diff(ref, deployutil.ControllerRef(d)); diff != "" {
 				t.Errorf("ControllerRef (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.wantAdopt, deployutil.WithControllerRef(tt.refs, d)); diff != "" {
+			if diff := cmp.Diff(tt.wantAdopt, facts.WithControllerRef(tt.refs, d)); diff != "" {
 				t.Errorf("WithControllerRef (-want +got):\n%s\n(%s)", diff, tt.reason)
 			}
-			if diff := cmp.Diff(tt.wantRelease, deployutil.WithoutOwner(tt.refs, "d-uid")); diff != "" {
+			if diff := cmp.Diff(tt.wantRelease, facts.WithoutOwner(tt.refs, "d-uid")); diff != "" {
 				t.Errorf("WithoutOwner (-want +got):\n%s\n(%s)", diff, tt.reason)
 			}
 			if diff := cmp.Diff(before, tt.refs); diff != "" {

@@ -1,4 +1,4 @@
-package deployutil
+package facts
 
 import (
 	"math"
@@ -6,6 +6,9 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // HasProgressDeadline reports whether progressDeadlineSeconds is set to
@@ -52,11 +55,11 @@ func TimedOut(d *appsv1.Deployment, newStatus *appsv1.DeploymentStatus, now time
 	if !HasProgressDeadline(d) {
 		return false
 	}
-	c := GetCondition(*newStatus, appsv1.DeploymentProgressing)
-	if c == nil || c.Reason == ReasonNewReplicaSetAvailable {
+	c := deployutil.GetCondition(*newStatus, appsv1.DeploymentProgressing)
+	if c == nil || c.Reason == action.ReasonNewReplicaSetAvailable {
 		return false
 	}
-	if c.Reason == ReasonProgressDeadlineExceeded {
+	if c.Reason == action.ReasonProgressDeadlineExceeded {
 		return true
 	}
 	deadline := time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second
@@ -73,7 +76,7 @@ func IsSaturated(d *appsv1.Deployment, rs *appsv1.ReplicaSet) bool {
 	if rs == nil {
 		return false
 	}
-	desired, err := strconv.Atoi(rs.Annotations[DesiredReplicasAnnotation])
+	desired, err := strconv.Atoi(rs.Annotations[deployutil.DesiredReplicasAnnotation])
 	if err != nil {
 		return false
 	}
@@ -100,7 +103,7 @@ func NewReplicaSetReplicas(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, ne
 	case appsv1.RollingUpdateDeploymentStrategyType:
 		ru := d.Spec.Strategy.RollingUpdate
 		if ru == nil || ru.MaxSurge == nil {
-			return 0, &InputError{Object: objectName(d), Field: "spec.strategy.rollingUpdate.maxSurge", Kind: Required, Detail: "a RollingUpdate needs maxSurge", Rule: ruleDefaulting}
+			return 0, &deployutil.InputError{Object: objectName(d), Field: "spec.strategy.rollingUpdate.maxSurge", Kind: deployutil.Required, Detail: "a RollingUpdate needs maxSurge", Rule: ruleDefaulting}
 		}
 		surge, err := scaled(ru.MaxSurge, r, true)
 		if err != nil {
@@ -114,7 +117,7 @@ func NewReplicaSetReplicas(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, ne
 		up := min(maxTotal-cur, r-rsReplicas(newRS))
 		return rsReplicas(newRS) + up, nil
 	}
-	return 0, &InputError{Object: objectName(d), Field: "spec.strategy.type", Kind: NotSupported, Value: string(d.Spec.Strategy.Type),
+	return 0, &deployutil.InputError{Object: objectName(d), Field: "spec.strategy.type", Kind: deployutil.NotSupported, Value: string(d.Spec.Strategy.Type),
 		Detail: `supported values: "Recreate", "RollingUpdate"`, Rule: ruleStrategy}
 }
 

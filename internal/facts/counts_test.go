@@ -1,4 +1,4 @@
-package deployutil_test
+package facts_test
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -58,7 +58,7 @@ func TestReplicaCounts(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, tt.rss)
-			spec, status, term := deployutil.SpecReplicas(tt.rss), deployutil.StatusReplicas(tt.rss), deployutil.TerminatingReplicas(tt.rss)
+			spec, status, term := facts.SpecReplicas(tt.rss), facts.StatusReplicas(tt.rss), facts.TerminatingReplicas(tt.rss)
 			frozen.Check(t)
 			if spec != tt.wantSpec || status != tt.wantStatus {
 				t.Errorf("spec %d status %d, want %d %d (%s)", spec, status, tt.wantSpec, tt.wantStatus, tt.reason)
@@ -82,8 +82,8 @@ func TestReadyAndAvailableCounts(t *testing.T) {
 		want   int32
 		reason string
 	}{
-		{name: "ready", got: deployutil.ReadyReplicas, want: 5, reason: "3 + 2 ready, the nil entry skipped"},
-		{name: "available", got: deployutil.AvailableReplicas, want: 3, reason: "2 + 1 available, the nil entry skipped"},
+		{name: "ready", got: facts.ReadyReplicas, want: 5, reason: "3 + 2 ready, the nil entry skipped"},
+		{name: "available", got: facts.AvailableReplicas, want: 3, reason: "2 + 1 available, the nil entry skipped"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,7 +126,7 @@ func TestFilterActive(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, tt.rss)
-			got := deployutil.FilterActive(tt.rss)
+			got := facts.FilterActive(tt.rss)
 			frozen.Check(t)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("FilterActive (-want +got):\n%s\n(%s)", diff, tt.reason)

@@ -1,25 +1,17 @@
-package deployutil
+package facts
 
 import (
 	"sort"
-	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // The orderings below are upstream's. Each sorts a fresh copy with
 // [sort.Sort], never the caller's slice. ByRevision is not a strict order
 // when revisions do not parse; using the same algorithm on the same input
 // order keeps even that case identical to upstream.
-
-// olderFirst orders by creation timestamp, then by name.
-func olderFirst(a, b *appsv1.ReplicaSet) bool {
-	if a.CreationTimestamp.Equal(&b.CreationTimestamp) {
-		return a.Name < b.Name
-	}
-	return a.CreationTimestamp.Before(&b.CreationTimestamp)
-}
 
 type byCreation []*appsv1.ReplicaSet
 
@@ -109,23 +101,21 @@ func (o byRevision) Less(i, j int) bool {
 func SortedByRevision(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	o := byRevision{rss: clone(rss), revs: make([]int64, len(rss)), errs: make([]bool, len(rss))}
 	for i, rs := range o.rss {
-		rev, err := Revision(rs)
+		rev, err := deployutil.Revision(rs)
 		o.revs[i], o.errs[i] = rev, err != nil
 	}
 	sort.Sort(o)
 	return o.rss
 }
 
-// Revision reads an object's revision annotation: a missing annotation is
-// revision 0; otherwise it must parse as an int64.
-func Revision(obj metav1.Object) (int64, error) {
-	v, ok := obj.GetAnnotations()[RevisionAnnotation]
-	if !ok {
-		return 0, nil
-	}
-	return strconv.ParseInt(v, 10, 64)
-}
-
 func clone(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	return append([]*appsv1.ReplicaSet(nil), rss...)
+}
+
+// olderFirst orders by creation timestamp, then by name.
+func olderFirst(a, b *appsv1.ReplicaSet) bool {
+	if a.CreationTimestamp.Equal(&b.CreationTimestamp) {
+		return a.Name < b.Name
+	}
+	return a.CreationTimestamp.Before(&b.CreationTimestamp)
 }

@@ -1,4 +1,4 @@
-package deployutil_test
+package facts_test
 
 import (
 	"errors"
@@ -12,7 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -47,7 +49,7 @@ func TestComplete(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, tt.d)
-			got := deployutil.Complete(tt.d, &tt.d.Status)
+			got := facts.Complete(tt.d, &tt.d.Status)
 			frozen.Check(t)
 			if got != tt.want {
 				t.Errorf("Complete = %v, want %v (%s)", got, tt.want, tt.reason)
@@ -82,7 +84,7 @@ func TestProgressing(t *testing.T) {
 			}
 			d := &appsv1.Deployment{Status: tt.old}
 			frozen := testutil.Freeze(t, d)
-			got := deployutil.Progressing(d, &tt.new)
+			got := facts.Progressing(d, &tt.new)
 			frozen.Check(t)
 			if got != tt.want {
 				t.Errorf("Progressing = %v, want %v (%s)", got, tt.want, tt.reason)
@@ -119,13 +121,13 @@ func TestTimedOut(t *testing.T) {
 			reason: "upstream: 00:01:09 + 10s is before 00:01:20"},
 		{name: "9s of 10s", d: d("", ptr.To[int32](10), at(1, 11)), now: at(1, 20), want: false,
 			reason: "upstream: 00:01:11 + 10s is after 00:01:20"},
-		{name: "previously complete", d: d(deployutil.ReasonNewReplicaSetAvailable, nil, time.Time{}), want: false,
+		{name: "previously complete", d: d(action.ReasonNewReplicaSetAvailable, nil, time.Time{}), want: false,
 			reason: "upstream: a completed rollout does not time out"},
-		{name: "completed with a deadline", d: d(deployutil.ReasonNewReplicaSetAvailable, ptr.To[int32](10), at(1, 0)), now: at(2, 0), want: false,
+		{name: "completed with a deadline", d: d(action.ReasonNewReplicaSetAvailable, ptr.To[int32](10), at(1, 0)), now: at(2, 0), want: false,
 			reason: "NewReplicaSetAvailable is never a timeout, however old"},
 		{name: "exactly at the deadline", d: d("", ptr.To[int32](10), at(1, 10)), now: at(1, 20), want: false,
 			reason: "the deadline is strict: last update + deadline must be before now"},
-		{name: "already exceeded", d: d(deployutil.ReasonProgressDeadlineExceeded, ptr.To[int32](10), at(1, 19)), now: at(1, 20), want: true,
+		{name: "already exceeded", d: d(action.ReasonProgressDeadlineExceeded, ptr.To[int32](10), at(1, 19)), now: at(1, 20), want: true,
 			reason: "a condition that says ProgressDeadlineExceeded stays timed out"},
 		{name: "no Progressing condition", d: noCondition, now: at(1, 20), want: false,
 			reason: "nothing to measure the deadline from"},
@@ -136,7 +138,7 @@ func TestTimedOut(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, tt.d)
-			got := deployutil.TimedOut(tt.d, &tt.d.Status, tt.now)
+			got := facts.TimedOut(tt.d, &tt.d.Status, tt.now)
 			frozen.Check(t)
 			if got != tt.want {
 				t.Errorf("TimedOut = %v, want %v (%s)", got, tt.want, tt.reason)
@@ -165,10 +167,10 @@ func TestHasLimits(t *testing.T) {
 			d := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{ProgressDeadlineSeconds: tt.v, RevisionHistoryLimit: tt.v}}
 			frozen := testutil.Freeze(t, d)
 			defer frozen.Check(t)
-			if got := deployutil.HasProgressDeadline(d); got != tt.want {
+			if got := facts.HasProgressDeadline(d); got != tt.want {
 				t.Errorf("HasProgressDeadline = %v, want %v (%s)", got, tt.want, tt.reason)
 			}
-			if got := deployutil.HasRevisionHistoryLimit(d); got != tt.want {
+			if got := facts.HasRevisionHistoryLimit(d); got != tt.want {
 				t.Errorf("HasRevisionHistoryLimit = %v, want %v (%s)", got, tt.want, tt.reason)
 			}
 		})
@@ -223,7 +225,7 @@ func TestNewReplicaSetReplicas(t *testing.T) {
 			}
 			all := []*appsv1.ReplicaSet{rs("rs5", 5)}
 			frozen := testutil.Freeze(t, tt.d, all, tt.newRS)
-			got, err := deployutil.NewReplicaSetReplicas(tt.d, all, tt.newRS)
+			got, err := facts.NewReplicaSetReplicas(tt.d, all, tt.newRS)
 			frozen.Check(t)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v (%s)", err, tt.wantErr, tt.reason)
@@ -271,7 +273,7 @@ func TestIsSaturated(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, d, tt.rs)
-			got := deployutil.IsSaturated(d, tt.rs)
+			got := facts.IsSaturated(d, tt.rs)
 			frozen.Check(t)
 			if got != tt.want {
 				t.Errorf("IsSaturated = %v, want %v (%s)", got, tt.want, tt.reason)
@@ -320,10 +322,10 @@ func TestAnnotationReadersAgreeWithUpstream(t *testing.T) {
 			rs.Annotations = map[string]string{deployutil.DesiredReplicasAnnotation: tt.annotation}
 			rs.Spec.Replicas = ptr.To(tt.replicas)
 			rs.Status.AvailableReplicas = tt.replicas
-			if got := deployutil.IsSaturated(d, rs); got != tt.wantSaturated {
+			if got := facts.IsSaturated(d, rs); got != tt.wantSaturated {
 				t.Errorf("IsSaturated(%q, replicas %d) = %v, want %v (%s)", tt.annotation, tt.replicas, got, tt.wantSaturated, tt.reason)
 			}
-			if got, ok := deployutil.DesiredReplicas(rs); got != tt.wantDesired || ok != tt.wantOK {
+			if got, ok := facts.DesiredReplicas(rs); got != tt.wantDesired || ok != tt.wantOK {
 				t.Errorf("DesiredReplicas(%q) = %d, %v, want %d, %v (%s)", tt.annotation, got, ok, tt.wantDesired, tt.wantOK, tt.reason)
 			}
 		})

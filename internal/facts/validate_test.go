@@ -1,4 +1,4 @@
-package deployutil_test
+package facts_test
 
 import (
 	"errors"
@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -265,7 +266,7 @@ func TestValidate(t *testing.T) {
 			s := &state{d: d, rss: rss, pods: pods}
 			tt.mutate(s)
 			frozen := testutil.Freeze(t, s.d, s.rss, s.pods)
-			err := deployutil.Validate(s.d, s.rss, s.pods)
+			err := facts.Validate(s.d, s.rss, s.pods)
 			frozen.Check(t)
 			if tt.wantObject == "" {
 				if err != nil {
@@ -314,7 +315,7 @@ func TestIsSelectingAll(t *testing.T) {
 			d := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Selector: tt.sel}}
 			frozen := testutil.Freeze(t, d)
 			defer frozen.Check(t)
-			if got := deployutil.IsSelectingAll(d); got != tt.want {
+			if got := facts.IsSelectingAll(d); got != tt.want {
 				t.Errorf("IsSelectingAll = %v, want %v (%s)", got, tt.want, tt.reason)
 			}
 		})

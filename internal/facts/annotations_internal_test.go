@@ -1,9 +1,13 @@
-package deployutil
+package facts
 
 import (
 	"fmt"
 	"math"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // TestNonNegativeInt32Annotation restates upstream's
@@ -37,6 +41,32 @@ func TestNonNegativeInt32Annotation(t *testing.T) {
 			got, ok := nonNegativeInt32Annotation(tt.annotations, "test")
 			if got != tt.want || ok != tt.wantOK {
 				t.Errorf("got (%d, %v), want (%d, %v) (%s)", got, ok, tt.want, tt.wantOK, tt.reason)
+			}
+		})
+	}
+}
+
+func TestIsSkippedAnnotation(t *testing.T) {
+	tests := []struct {
+		key    string
+		want   bool
+		reason string
+	}{
+		{key: deployutil.RevisionAnnotation, want: true, reason: "the controller writes revisions"},
+		{key: deployutil.RevisionHistoryAnnotation, want: true, reason: "and revision histories"},
+		{key: deployutil.DesiredReplicasAnnotation, want: true, reason: "and desired-replicas"},
+		{key: deployutil.MaxReplicasAnnotation, want: true, reason: "and max-replicas"},
+		{key: deployutil.RollbackToAnnotation, want: true, reason: "the rollback request is for the controller"},
+		{key: corev1.LastAppliedConfigAnnotation, want: true, reason: "kubectl's last-applied is skipped too"},
+		{key: deployutil.ChangeCauseAnnotation, want: false, reason: "change-cause is copied like any other annotation"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Errorf("reason must be provided")
+			}
+			if got := isSkippedAnnotation(tt.key); got != tt.want {
+				t.Errorf("isSkippedAnnotation(%q) = %v, want %v (%s)", tt.key, got, tt.want, tt.reason)
 			}
 		})
 	}
