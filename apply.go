@@ -112,12 +112,6 @@ func Apply(s State, p Plan) (State, error) {
 			d.Spec = *out.Deployment.Spec.DeepCopy()
 			d.Labels = maps.Clone(out.Deployment.Labels)
 			out.Deployment = d
-		case *action.PatchDeployment:
-			d, err := a.ApplyTo(out.Deployment)
-			if err != nil {
-				return State{}, fail("%v", err)
-			}
-			out.Deployment = d
 		case *action.Event:
 		default:
 			return State{}, fail("unknown action type %T", a)

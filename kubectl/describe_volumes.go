@@ -1,4 +1,4 @@
-package revision
+package kubectl
 
 import (
 	"fmt"

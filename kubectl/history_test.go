@@ -1,4 +1,4 @@
-package revision_test
+package kubectl_test
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/testutil"
-	"github.com/deploysync/deploysync/revision"
+	"github.com/deploysync/deploysync/kubectl"
 )
 
 // webDeployment is "web" (UID web-uid, selector app=web) running image.
@@ -120,7 +120,7 @@ func TestHistory(t *testing.T) {
 			}
 			d := webDeployment("nginx:3")
 			frozen := testutil.Freeze(t, d, tt.rss)
-			got, err := revision.History(d, tt.rss)
+			got, err := kubectl.History(d, tt.rss)
 			frozen.Check(t)
 			if err != nil {
 				t.Fatal(err)
@@ -187,7 +187,7 @@ func TestHistoryText(t *testing.T) {
 			}
 			d := webDeployment("nginx:3")
 			frozen := testutil.Freeze(t, d, tt.rss)
-			got, err := revision.HistoryText(d, tt.rss, tt.revision)
+			got, err := kubectl.HistoryText(d, tt.rss, tt.revision)
 			frozen.Check(t)
 			if errString(err) != tt.wantErr || got != tt.want {
 				t.Errorf("HistoryText = %q, %v\nwant %q, %q (%s)", got, err, tt.want, tt.wantErr, tt.reason)
@@ -227,9 +227,9 @@ func TestDescribeTemplate(t *testing.T) {
 			tp := podTemplate("nginx:1", "")
 			tt.edit(&tp)
 			frozen := testutil.Freeze(t, &tp)
-			got, err := revision.DescribeTemplate(&tp)
+			got, err := kubectl.DescribeTemplate(&tp)
 			frozen.Check(t)
-			var und *revision.UndescribedError
+			var und *kubectl.UndescribedError
 			switch {
 			case tt.wantField != "":
 				if !errors.As(err, &und) || und.Field != tt.wantField {

@@ -1,4 +1,4 @@
-package action
+package kubectl
 
 import (
 	"bytes"
@@ -11,15 +11,15 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// PatchDeployment sends a patch to the Deployment. The library emits it for
-// `kubectl rollout undo` (see revision.Undo): a JSON patch (RFC 6902) that
-// replaces /spec/template and /metadata/annotations, byte for byte what
-// kubectl sends.
+// UndoPatch is the patch `kubectl rollout undo` sends to a Deployment
+// ([Undo] returns it): a JSON patch (RFC 6902) that replaces /spec/template
+// and /metadata/annotations, byte for byte what kubectl sends. Send it with
+// any client's Patch of the Deployment; it is not part of a sync's plan.
 //
 // A server applies the patch to the Deployment it stores, whatever its
-// resourceVersion: kubectl sends no precondition. [PatchDeployment.ApplyTo]
+// resourceVersion: kubectl sends no precondition. [UndoPatch.ApplyTo]
 // does the same in memory.
-type PatchDeployment struct {
+type UndoPatch struct {
 	Namespace string
 	Name      string
 	// Type is the patch's content type; the library only emits
@@ -29,14 +29,13 @@ type PatchDeployment struct {
 	Why   string
 }
 
-// Explain returns the action's reason.
-func (a *PatchDeployment) Explain() string { return a.Why }
-
-func (*PatchDeployment) isAction() {}
-
-// String is one line: the action, its object, the patch type and its reason.
-func (a *PatchDeployment) String() string {
-	return line("patch deployment", a.Name, string(a.Type), a.Why)
+// String is one line: the patch, its object, the patch type and its reason.
+func (a *UndoPatch) String() string {
+	s := "patch deployment " + a.Name + " " + string(a.Type)
+	if a.Why != "" {
+		s += ": " + a.Why
+	}
+	return s
 }
 
 // ApplyTo returns the Deployment d after the patch, as an apiserver would
@@ -47,7 +46,7 @@ func (a *PatchDeployment) String() string {
 // v4) does, and unlike RFC 6902, a "replace" of a member missing from an
 // existing object adds it: /metadata/annotations replaces fine on a
 // Deployment without annotations. A missing parent object is an error.
-func (a *PatchDeployment) ApplyTo(d *appsv1.Deployment) (*appsv1.Deployment, error) {
+func (a *UndoPatch) ApplyTo(d *appsv1.Deployment) (*appsv1.Deployment, error) {
 	if a.Type != types.JSONPatchType {
 		return nil, fmt.Errorf("patch type %q not supported", a.Type)
 	}

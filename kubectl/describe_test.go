@@ -1,4 +1,4 @@
-package revision_test
+package kubectl_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/deploysync/deploysync/internal/testutil"
-	"github.com/deploysync/deploysync/revision"
+	"github.com/deploysync/deploysync/kubectl"
 )
 
 // TestDescribeTemplateGolden describes the templates of
@@ -40,7 +40,7 @@ func TestDescribeTemplateGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			frozen := testutil.Freeze(t, &tpl)
-			got, err := revision.DescribeTemplate(&tpl)
+			got, err := kubectl.DescribeTemplate(&tpl)
 			frozen.Check(t)
 			if err != nil {
 				t.Fatal(err)

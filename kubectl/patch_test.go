@@ -1,4 +1,4 @@
-package action_test
+package kubectl_test
 
 import (
 	"testing"
@@ -7,11 +7,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/kubectl"
 )
 
-func TestPatchDeploymentApplyTo(t *testing.T) {
+func TestUndoPatchApplyTo(t *testing.T) {
 	base := func() *appsv1.Deployment {
 		d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", Generation: 9223372036854775807}}
 		d.Spec.Template.Labels = map[string]string{"app": "web"}
@@ -45,7 +45,7 @@ func TestPatchDeploymentApplyTo(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			a := &action.PatchDeployment{Namespace: "default", Name: "web", Type: tt.typ, Patch: []byte(tt.patch), Why: "test"}
+			a := &kubectl.UndoPatch{Namespace: "default", Name: "web", Type: tt.typ, Patch: []byte(tt.patch), Why: "test"}
 			frozen := testutil.Freeze(t, tt.d)
 			got, err := a.ApplyTo(tt.d)
 			frozen.Check(t)
@@ -66,7 +66,7 @@ func TestPatchDeploymentApplyTo(t *testing.T) {
 					t.Errorf("annotation %s = %q, want %q", k, got.Annotations[k], v)
 				}
 			}
-			if a.String() != "patch deployment web "+string(tt.typ)+": test" || a.Explain() != "test" {
+			if a.String() != "patch deployment web "+string(tt.typ)+": test" {
 				t.Errorf("String = %q", a.String())
 			}
 		})

@@ -1,27 +1,27 @@
-package rollout_test
+package kubectl_test
 
 import (
 	"fmt"
 
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/rollout"
+	"github.com/deploysync/deploysync/kubectl"
 )
 
 // A watch loop prints each message until the verdict is done, as `kubectl
 // rollout status` does. Here the Deployment is seen three times.
-func ExampleStatus() {
-	d := deployment(3, 3, 3)
+func ExampleRolloutStatus() {
+	d := statusDeployment(3, 3, 3)
 	d.Status.UpdatedReplicas, d.Status.AvailableReplicas = 1, 1 // mid-rollout
-	msg, done, _ := rollout.Status(d, 0)
+	msg, done, _ := kubectl.RolloutStatus(d, 0)
 	fmt.Print(msg, done, "\n")
 
 	d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.AvailableReplicas = 4, 3, 3 // one old replica left
-	msg, done, _ = rollout.Status(d, 0)
+	msg, done, _ = kubectl.RolloutStatus(d, 0)
 	fmt.Print(msg, done, "\n")
 
 	d.Status.Replicas = 3
-	msg, done, _ = rollout.Status(d, 0)
+	msg, done, _ = kubectl.RolloutStatus(d, 0)
 	fmt.Print(msg, done, "\n")
 	// Output:
 	// Waiting for deployment "web" rollout to finish: 1 out of 3 new replicas have been updated...
@@ -34,12 +34,12 @@ func ExampleStatus() {
 
 // kubectl calls a rollout done while old pods may still be shutting down;
 // StatusWithTerminating waits for them too.
-func ExampleStatusWithTerminating() {
-	d := deployment(3, 3, 3)
+func ExampleRolloutStatusWithTerminating() {
+	d := statusDeployment(3, 3, 3)
 	d.Status.TerminatingReplicas = ptr.To[int32](1)
-	msg, done, _ := rollout.Status(d, 0)
+	msg, done, _ := kubectl.RolloutStatus(d, 0)
 	fmt.Print("kubectl: ", msg)
-	msg, done2, _ := rollout.StatusWithTerminating(d, 0)
+	msg, done2, _ := kubectl.RolloutStatusWithTerminating(d, 0)
 	fmt.Print("with terminating: ", msg)
 	fmt.Println(done, done2)
 	// Output:

@@ -1,4 +1,4 @@
-package revision_test
+package kubectl_test
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/testutil"
-	"github.com/deploysync/deploysync/revision"
+	"github.com/deploysync/deploysync/kubectl"
 )
 
 func TestUndo(t *testing.T) {
@@ -35,23 +35,23 @@ func TestUndo(t *testing.T) {
 			wantPatch: `[{"op":"replace","path":"/spec/template","value":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1","resources":{}}]}}},` +
 				`{"op":"replace","path":"/metadata/annotations","value":{"deployment.kubernetes.io/revision":"3","kubernetes.io/change-cause":"one","team":"red"}}]`,
 			reason: "every annotation of the ReplicaSet but the controller's goes to the Deployment"},
-		{name: "not found", d: webDeployment("nginx:3"), rss: history(), to: 7, wantKind: revision.ErrUndoRevisionNotFound,
+		{name: "not found", d: webDeployment("nginx:3"), rss: history(), to: 7, wantKind: kubectl.ErrUndoRevisionNotFound,
 			wantErr: "unable to find specified revision 7 in history", reason: "no ReplicaSet has revision 7"},
-		{name: "negative", d: webDeployment("nginx:3"), rss: history(), to: -1, wantKind: revision.ErrUndoRevisionNotFound,
+		{name: "negative", d: webDeployment("nginx:3"), rss: history(), to: -1, wantKind: kubectl.ErrUndoRevisionNotFound,
 			wantErr: "unable to find specified revision -1 in history", reason: "kubectl refuses negative revisions first"},
-		{name: "no previous", d: webDeployment("nginx:3"), rss: history()[2:], to: 0, wantKind: revision.ErrUndoNoPrevious,
+		{name: "no previous", d: webDeployment("nginx:3"), rss: history()[2:], to: 0, wantKind: kubectl.ErrUndoNoPrevious,
 			wantErr: `no rollout history found for deployment "web"`, reason: "a single revision has no previous one"},
-		{name: "paused", d: paused(webDeployment("nginx:3")), rss: history(), to: 1, wantKind: revision.ErrUndoPaused,
+		{name: "paused", d: paused(webDeployment("nginx:3")), rss: history(), to: 1, wantKind: kubectl.ErrUndoPaused,
 			wantErr: "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
 			reason:  "kubectl refuses to roll back a paused Deployment"},
-		{name: "paused but not found", d: paused(webDeployment("nginx:3")), rss: history(), to: 9, wantKind: revision.ErrUndoRevisionNotFound,
+		{name: "paused but not found", d: paused(webDeployment("nginx:3")), rss: history(), to: 9, wantKind: kubectl.ErrUndoRevisionNotFound,
 			wantErr: "unable to find specified revision 9 in history", reason: "the revision is looked up before the pause is checked"},
-		{name: "unchanged", d: webDeployment("nginx:3"), rss: history(), to: 3, wantKind: revision.ErrUndoUnchanged,
+		{name: "unchanged", d: webDeployment("nginx:3"), rss: history(), to: 3, wantKind: kubectl.ErrUndoUnchanged,
 			wantErr: "skipped rollback (current template already matches revision 3)", reason: "revision 3 is the running template"},
-		{name: "unchanged previous", d: webDeployment("nginx:2"), rss: history(), to: 0, wantKind: revision.ErrUndoUnchanged,
+		{name: "unchanged previous", d: webDeployment("nginx:2"), rss: history(), to: 0, wantKind: kubectl.ErrUndoUnchanged,
 			wantErr: "skipped rollback (current template already matches revision 0)", reason: "kubectl names the revision as asked: 0"},
 		{name: "tie at the top", d: webDeployment("nginx:3"), rss: append(history(), owned("d", "nginx:4", "3", "", 3)), to: 0,
-			wantKind: revision.ErrUndoUnchanged, wantErr: "skipped rollback (current template already matches revision 0)",
+			wantKind: kubectl.ErrUndoUnchanged, wantErr: "skipped rollback (current template already matches revision 0)",
 			reason: "the second ReplicaSet with the highest revision counts as the previous one (here c, which is running)"},
 	}
 	for _, tt := range tests {
@@ -60,7 +60,7 @@ func TestUndo(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, tt.d, tt.rss)
-			got, err := revision.Undo(tt.d, tt.rss, tt.to)
+			got, err := kubectl.Undo(tt.d, tt.rss, tt.to)
 			frozen.Check(t)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr || !errors.Is(err, tt.wantKind) {

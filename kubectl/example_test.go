@@ -1,4 +1,4 @@
-package revision_test
+package kubectl_test
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 
-	"github.com/deploysync/deploysync/revision"
+	"github.com/deploysync/deploysync/kubectl"
 )
 
 // The table `kubectl rollout history deployment/web` prints.
@@ -18,7 +18,7 @@ func ExampleHistoryText() {
 		owned("web-b", "nginx:2", "2", "", 1),
 		owned("web-c", "nginx:3", "3", "kubectl set image deployment/web web=nginx:3", 2),
 	}
-	text, _ := revision.HistoryText(d, rss, 0)
+	text, _ := kubectl.HistoryText(d, rss, 0)
 	header, table, _ := strings.Cut(text, "\n")
 	fmt.Printf("%q\n", header) // kubectl's header ends with a space
 	fmt.Print(table)
@@ -35,14 +35,14 @@ func ExampleHistoryText() {
 func ExampleUndo() {
 	d := webDeployment("nginx:3")
 	rss := []*appsv1.ReplicaSet{owned("web-a", "nginx:1", "1", "", 0), owned("web-b", "nginx:2", "2", "", 1), owned("web-c", "nginx:3", "3", "", 2)}
-	patch, _ := revision.Undo(d, rss, 0)
+	patch, _ := kubectl.Undo(d, rss, 0)
 	after, _ := patch.ApplyTo(d)
 	fmt.Println("image after the patch:", after.Spec.Template.Spec.Containers[0].Image)
 
-	_, err := revision.Undo(d, rss, 3)
-	fmt.Println(err, errors.Is(err, revision.ErrUndoUnchanged))
-	_, err = revision.Undo(d, rss, 7)
-	fmt.Println(err, errors.Is(err, revision.ErrUndoRevisionNotFound))
+	_, err := kubectl.Undo(d, rss, 3)
+	fmt.Println(err, errors.Is(err, kubectl.ErrUndoUnchanged))
+	_, err = kubectl.Undo(d, rss, 7)
+	fmt.Println(err, errors.Is(err, kubectl.ErrUndoRevisionNotFound))
 	// Output:
 	// image after the patch: nginx:2
 	// skipped rollback (current template already matches revision 3) true

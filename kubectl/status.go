@@ -1,4 +1,4 @@
-package rollout
+package kubectl
 
 import (
 	"fmt"
@@ -37,8 +37,8 @@ import (
 //
 // Nothing here counts pods that are still terminating: rule 5 counts
 // replicas of old ReplicaSets the controller has not yet scaled away, not
-// pods still shutting down. See [StatusWithTerminating].
-func Status(d *appsv1.Deployment, revision int64) (message string, done bool, err error) {
+// pods still shutting down. See [RolloutStatusWithTerminating].
+func RolloutStatus(d *appsv1.Deployment, revision int64) (message string, done bool, err error) {
 	if revision > 0 {
 		running, err := deployutil.Revision(d)
 		if err != nil {
@@ -67,7 +67,7 @@ func Status(d *appsv1.Deployment, revision int64) (message string, done bool, er
 	return fmt.Sprintf("deployment %q successfully rolled out\n", d.Name), true, nil
 }
 
-// StatusWithTerminating is [Status] for callers that need "no old pods
+// StatusWithTerminating is [RolloutStatus] for callers that need "no old pods
 // left", not only "every replica is updated and available". It differs from
 // Status, and so from kubectl, in one rule applied after all of Status's:
 //
@@ -85,8 +85,8 @@ func Status(d *appsv1.Deployment, revision int64) (message string, done bool, er
 //     sure has to list the pods itself.
 //
 // Every other message, verdict and error is Status's.
-func StatusWithTerminating(d *appsv1.Deployment, revision int64) (message string, done bool, err error) {
-	message, done, err = Status(d, revision)
+func RolloutStatusWithTerminating(d *appsv1.Deployment, revision int64) (message string, done bool, err error) {
+	message, done, err = RolloutStatus(d, revision)
 	if err != nil || !done {
 		return message, done, err
 	}

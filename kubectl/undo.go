@@ -1,4 +1,4 @@
-package revision
+package kubectl
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
@@ -80,9 +79,9 @@ func (e *UndoError) Is(target error) bool { return target == e.Kind }
 //     last-applied-configuration, the deprecated rollback request) plus
 //     every other annotation of the ReplicaSet.
 //
-// [action.PatchDeployment.ApplyTo] applies the patch as an apiserver does.
+// [UndoPatch.ApplyTo] applies the patch as an apiserver does.
 // Neither d nor rss is modified.
-func Undo(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, toRevision int64) (*action.PatchDeployment, error) {
+func Undo(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, toRevision int64) (*UndoPatch, error) {
 	if toRevision < 0 {
 		return nil, notFound(toRevision)
 	}
@@ -114,7 +113,7 @@ func Undo(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, toRevision int64) (*ac
 		return nil, fmt.Errorf("failed restoring revision %d: %v", toRevision, err)
 	}
 	rev, _ := deployutil.Revision(target)
-	return &action.PatchDeployment{
+	return &UndoPatch{
 		Namespace: d.Namespace, Name: d.Name, Type: types.JSONPatchType, Patch: patch,
 		Why: fmt.Sprintf("kubectl rollout undo: restore the template and annotations of revision %d (ReplicaSet %s)", rev, target.Name),
 	}, nil
