@@ -23,7 +23,7 @@ func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 		return err
 	}
 	allRSs := append(old[:len(old):len(old)], newRS)
-	want, _ := revision.RollbackTo(d)
+	want, _ := revision.RollbackRequest(d)
 	target, rev, err := revision.RollbackTarget(allRSs, want)
 	switch {
 	case errors.Is(err, revision.ErrNoLastRevision):

@@ -84,7 +84,7 @@ func (s *session) run() (Branch, error) {
 		s.sync(rsList)
 		return Paused, nil
 	}
-	if _, ok := revision.RollbackTo(d); ok {
+	if _, ok := revision.RollbackRequest(d); ok {
 		return Rollback, s.rollback(rsList)
 	}
 	if s.isScalingEvent(rsList) {
@@ -127,10 +127,10 @@ func (s *session) sync(rsList []*appsv1.ReplicaSet) {
 		// cleanup below sees that order.
 		old = facts.SortedByCreationNewestFirst(old)
 	}
-	for _, sc := range scaling.Scale(s.d, newRS, old, s.opts.scalingFixes()) {
+	for _, sc := range scaling.Resizes(s.d, newRS, old, s.opts.scalingFixes()) {
 		s.scale(sc)
 	}
-	if _, rollback := revision.RollbackTo(s.d); s.d.Spec.Paused && !rollback {
+	if _, rollback := revision.RollbackRequest(s.d); s.d.Spec.Paused && !rollback {
 		s.cleanup(old)
 	}
 	s.syncDeploymentStatus(append(old, newRS), newRS)

@@ -28,7 +28,7 @@ type written struct {
 func scaleAll(t *testing.T, d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes scaling.Fixes) []written {
 	t.Helper()
 	frozen := testutil.Freeze(t, d, newRS, old)
-	scales := scaling.Scale(d, newRS, old, fixes)
+	scales := scaling.Resizes(d, newRS, old, fixes)
 	frozen.Check(t)
 	var out []written
 	for _, s := range scales {

@@ -61,7 +61,7 @@ func FuzzProportions(f *testing.F) {
 		if len(shares) > 0 && !clamped && toAdd != 0 && sum != allowed {
 			t.Fatalf("shares add up to %d, want %d", sum, allowed)
 		}
-		_ = scaling.Scale(d, newRS, old, scaling.Fixes{})
+		_ = scaling.Resizes(d, newRS, old, scaling.Fixes{})
 		frozen.Check(t)
 	})
 }

@@ -45,7 +45,7 @@ func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.
 	return nil
 }
 
-// Scale decides the writes of a scaling event (or of a paused Deployment's
+// Resizes decides the writes of a scaling event (or of a paused Deployment's
 // sync), by these rules in order:
 //
 //  1. If [ActiveOrLatest] names one ReplicaSet, it gets spec.replicas — and
@@ -65,7 +65,7 @@ func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.
 //  4. Otherwise (Recreate with several active ReplicaSets): nothing.
 //
 // old must be newest first (see [ActiveOrLatest]).
-func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []deployutil.Resize {
+func Resizes(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []deployutil.Resize {
 	replicas := *d.Spec.Replicas
 	if rs := ActiveOrLatest(newRS, old); rs != nil {
 		if *rs.Spec.Replicas == replicas {

@@ -26,7 +26,7 @@ type rsSpec struct {
 // unwritten lists those that must not be written at all (upstream's
 // wasntUpdated). Old ReplicaSets are given newest first, as upstream sorts
 // them before scaling.
-func TestScale(t *testing.T) {
+func TestResizes(t *testing.T) {
 	anotherLabel := func(d *appsv1.Deployment) *appsv1.Deployment {
 		d.Spec.Template.Labels = map[string]string{"foo": "bar", "another": "label"}
 		return d
@@ -144,7 +144,7 @@ func TestScale(t *testing.T) {
 				old = append(old, build(s))
 			}
 			frozen := testutil.Freeze(t, tt.d, newRS, old)
-			scales := scaling.Scale(tt.d, newRS, old, scaling.Fixes{})
+			scales := scaling.Resizes(tt.d, newRS, old, scaling.Fixes{})
 			frozen.Check(t)
 
 			got := map[string]int32{}
@@ -204,7 +204,7 @@ func TestScaleRecreate(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, d, tt.newRS, tt.old)
-			got := scaling.Scale(d, tt.newRS, tt.old, scaling.Fixes{})
+			got := scaling.Resizes(d, tt.newRS, tt.old, scaling.Fixes{})
 			frozen.Check(t)
 			if len(got) != tt.want {
 				t.Errorf("%d writes, want %d (%s)", len(got), tt.want, tt.reason)

@@ -264,7 +264,7 @@ func (r *runner) outcome() Outcome {
 	case facts.Complete(d, &d.Status) && (!facts.HasProgressDeadline(d) || c != nil && c.Reason == action.ReasonNewReplicaSetAvailable):
 		return Complete
 	case d.Spec.Paused:
-		return Paused
+		return StoppedPaused
 	}
 	return Stalled
 }

@@ -23,8 +23,8 @@ const (
 	// DeadlineExceeded: with the Progressing condition at
 	// ProgressDeadlineExceeded and nothing left to happen.
 	DeadlineExceeded Outcome = "ProgressDeadlineExceeded"
-	// Paused: with the Deployment paused and nothing left to happen.
-	Paused Outcome = "Paused"
+	// StoppedPaused: with the Deployment paused and nothing left to happen.
+	StoppedPaused Outcome = "Paused"
 	// Stalled: with nothing left to happen, but the rollout neither
 	// complete nor timed out (for example broken pods and no progress
 	// deadline).

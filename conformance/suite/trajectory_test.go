@@ -165,7 +165,7 @@ func worldOptions(src gen.Source, c gen.Case, rollout bool) []simulate.Option {
 		case 0, 1:
 			changes = append(changes, simulate.SetImage(at, "web", fmt.Sprintf("nginx:%d", 1+src.Intn(5))))
 		case 2:
-			changes = append(changes, simulate.Scale(at, int32(src.Intn(15))))
+			changes = append(changes, simulate.SetReplicas(at, int32(src.Intn(15))))
 		case 3:
 			changes = append(changes, simulate.Pause(at), simulate.Resume(at+time.Duration(1+src.Intn(30))*time.Second))
 		case 4:

@@ -119,7 +119,7 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 		return "the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline (pods that never become ready, and no progressDeadlineSeconds?)"
 	case simulate.StepLimit:
 		return "the run reached the step limit while still going: raise --max-steps, or --tick for coarser steps"
-	case simulate.Paused:
+	case simulate.StoppedPaused:
 		return "the Deployment is paused: nothing rolls out until it is resumed"
 	}
 	return ""
