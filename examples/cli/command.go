@@ -60,7 +60,7 @@ var outcomeCodes = map[simulate.Outcome]int{
 	simulate.DeadlineExceeded: ExitDeadlineExceeded,
 	simulate.Stalled:          ExitStalled,
 	simulate.StepLimit:        ExitStepLimit,
-	simulate.StoppedPaused:           ExitPaused,
+	simulate.StoppedPaused:    ExitPaused,
 }
 
 // ExitError carries the exit code of a command that ran but reports a
