@@ -509,7 +509,7 @@ func TestSyncInvalidInput(t *testing.T) {
 	}
 }
 
-// TestSyncHashCollision follows reference trace B.6: the name the new
+// TestSyncHashCollision follows a hash collision: the name the new
 // ReplicaSet would get belongs to a ReplicaSet that is not the
 // Deployment's; the sync raises status.collisionCount and fails, so the
 // next sync computes another name.
@@ -520,7 +520,7 @@ func TestSyncHashCollision(t *testing.T) {
 		wantCount int32
 		reason    string
 	}{
-		{name: "first collision", count: nil, wantCount: 1, reason: "reference B.6: collisionCount nil → 1"},
+		{name: "first collision", count: nil, wantCount: 1, reason: "the first collision: collisionCount nil → 1"},
 		{name: "second collision", count: ptr.To[int32](1), wantCount: 2, reason: "upstream: n → n+1"},
 	}
 	for _, tt := range tests {

@@ -70,7 +70,7 @@ func TestScaleStaleDesiredReplicas(t *testing.T) {
 			off:        nil,
 			on:         []written{{Name: "foo-v1", Replicas: 3, Desired: "3", Max: "3"}},
 			whyHasWith: `desired-replicas ("2") and max-replicas ("2") annotations are stale; they become 3 and 3`,
-			reason:     "reference B.7 / §8.16: upstream leaves desired-replicas 2 on the 3-replica ReplicaSet, so every sync is a scaling event; the fix writes 3 (max 3 + 0 surge) at the same size, without a resize"},
+			reason:     "the stale desired-replicas bug (kubernetes/kubernetes#102551): upstream leaves desired-replicas 2 on the 3-replica ReplicaSet, so every sync is a scaling event; the fix writes 3 (max 3 + 0 surge) at the same size, without a resize"},
 		{name: "new ReplicaSet sized, desired stale, surge 1",
 			d: deployment(3, 1, 1), newRS: annotated(replicaSet("foo-v2", 3, newTime, 0, 0), "2", "3"),
 			off:        nil,

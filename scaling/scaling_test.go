@@ -117,7 +117,7 @@ func TestResizes(t *testing.T) {
 			reason: "upstream scale(): a saturated new ReplicaSet (size, desired-replicas and available all 2) makes the old ones go to 0"},
 		{name: "only active already sized", d: deployment(3, 0, 0), oldReplicas: 2,
 			newRS: &rsSpec{"foo-v1", 3, newTime}, want: map[string]int32{"foo-v1": 3}, unwritten: []string{"foo-v1"},
-			reason: "reference §8.16: the only active ReplicaSet already has the size; its stale desired-replicas is not refreshed here"},
+			reason: "the stale desired-replicas bug (kubernetes/kubernetes#102551): the only active ReplicaSet already has the size; its stale desired-replicas is not refreshed here"},
 		{name: "nothing at all", d: deployment(3, 0, 0), oldReplicas: 3, want: map[string]int32{},
 			reason: "no ReplicaSets, nothing to scale"},
 	}
@@ -194,7 +194,7 @@ func TestScaleRecreate(t *testing.T) {
 		reason string
 	}{
 		{name: "two active", newRS: replicaSet("foo-v2", 1, newTime, 2, 0), old: []*appsv1.ReplicaSet{replicaSet("foo-v1", 1, oldTime, 2, 0)}, want: 0,
-			reason: "reference §2.2: proportional scaling is for RollingUpdate only; Recreate with several active ReplicaSets does nothing"},
+			reason: "upstream's scale(): proportional scaling is for RollingUpdate only; Recreate with several active ReplicaSets does nothing"},
 		{name: "one active", newRS: replicaSet("foo-v2", 0, newTime, 2, 0), old: []*appsv1.ReplicaSet{replicaSet("foo-v1", 2, oldTime, 2, 0)}, want: 1,
 			reason: "a single active ReplicaSet is resized whatever the strategy"},
 	}

@@ -178,7 +178,7 @@ func TestRollbackAnnotations(t *testing.T) {
 			d:      map[string]string{deployutil.RevisionAnnotation: "2", deployutil.ChangeCauseAnnotation: "v2", "team": "blue", deployutil.RollbackToAnnotation: "0"},
 			rs:     map[string]string{deployutil.RevisionAnnotation: "1", deployutil.ChangeCauseAnnotation: "v1", deployutil.DesiredReplicasAnnotation: "3"},
 			want:   map[string]string{deployutil.RevisionAnnotation: "2", deployutil.RollbackToAnnotation: "0", deployutil.ChangeCauseAnnotation: "v1"},
-			reason: "reference trace B.6: the Deployment keeps its controller annotations and takes every other one from the ReplicaSet (team=blue is dropped)"},
+			reason: "a rollback: the Deployment keeps its controller annotations and takes every other one from the ReplicaSet (team=blue is dropped)"},
 		{name: "nothing", d: nil, rs: nil, want: map[string]string{},
 			reason: "the result is never nil"},
 	}
