@@ -3,8 +3,9 @@
 // annotations and the label the controller keeps, the pod-template-hash and
 // the ReplicaSet name it produces, which ReplicaSet is the new one, the
 // resolved fenceposts (maxSurge and maxUnavailable), the revision of an
-// object, the apps/v1 defaulting, and the error every entry point returns for
-// input an apiserver would refuse.
+// object, the apps/v1 defaulting, the error every entry point returns for
+// input an apiserver would refuse, and [Resize], the decision the scaling,
+// rolling and recreate packages return.
 //
 // Each export says in its documentation why a user needs it; the rest of the
 // controller's bookkeeping (counts, orderings, claiming, conditions,
