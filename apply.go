@@ -7,7 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // ApplyError says which action of a plan could not be applied to a state,
@@ -98,9 +98,9 @@ func Apply(s State, p Plan) (State, error) {
 			}
 			rs := out.ReplicaSets[j].DeepCopy()
 			if adopt {
-				rs.OwnerReferences = deployutil.WithControllerRef(rs.OwnerReferences, d)
+				rs.OwnerReferences = facts.WithControllerRef(rs.OwnerReferences, d)
 			} else {
-				rs.OwnerReferences = deployutil.WithoutOwner(rs.OwnerReferences, a.(*action.ReleaseReplicaSet).OwnerUID)
+				rs.OwnerReferences = facts.WithoutOwner(rs.OwnerReferences, a.(*action.ReleaseReplicaSet).OwnerUID)
 			}
 			out.ReplicaSets[j] = rs
 		case *action.UpdateDeployment:
@@ -111,12 +111,6 @@ func Apply(s State, p Plan) (State, error) {
 			d := a.Deployment.DeepCopy()
 			d.Spec = *out.Deployment.Spec.DeepCopy()
 			d.Labels = maps.Clone(out.Deployment.Labels)
-			out.Deployment = d
-		case *action.PatchDeployment:
-			d, err := a.ApplyTo(out.Deployment)
-			if err != nil {
-				return State{}, fail("%v", err)
-			}
 			out.Deployment = d
 		case *action.Event:
 		default:

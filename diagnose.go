@@ -13,6 +13,7 @@ import (
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/podindex"
 )
 
@@ -88,7 +89,7 @@ func Diagnose(s State, opts ...Option) ([]Cause, error) {
 	}
 	d := s.Deployment
 	claimed := ownedOrAdoptable(d, s.ReplicaSets)
-	newRS, old := deployutil.SplitReplicaSets(d, claimed)
+	newRS, old := facts.SplitReplicaSets(d, claimed)
 	if complete(d, newRS, old) {
 		return nil, nil
 	}
@@ -147,7 +148,7 @@ func ptrValue(p *int32) int32 {
 // ownedOrAdoptable is what the sync's claim will hold: the ReplicaSets
 // the Deployment controls whose labels match, and the orphans it adopts.
 func ownedOrAdoptable(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
-	claimed, _, err := deployutil.Claim(d, rss)
+	claimed, _, err := facts.Claim(d, rss)
 	if err != nil {
 		return nil
 	}
@@ -157,7 +158,7 @@ func ownedOrAdoptable(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.
 func (dg *diagnosis) deadline() {
 	d := dg.d
 	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
-	if c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded {
+	if c != nil && c.Reason == action.ReasonProgressDeadlineExceeded {
 		since := c.LastTransitionTime.Time
 		dg.add(CauseDeadlineExceeded,
 			"the controller goes on rolling out: the condition clears once the rollout progresses again; find why it is stuck in the causes below, or roll back (kubectl rollout undo)",
@@ -165,10 +166,10 @@ func (dg *diagnosis) deadline() {
 			ptrValue(d.Spec.ProgressDeadlineSeconds), since.UTC().Format(time.RFC3339), dg.s.Now.Sub(since).Round(time.Second), c.Message)
 		return
 	}
-	if c == nil || !deployutil.HasProgressDeadline(d) || d.Spec.Paused {
+	if c == nil || !facts.HasProgressDeadline(d) || d.Spec.Paused {
 		return
 	}
-	if deployutil.TimedOut(d, &d.Status, dg.s.Now) {
+	if facts.TimedOut(d, &d.Status, dg.s.Now) {
 		end := c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second)
 		dg.add(CauseDeadlineExceeded,
 			"the next sync marks Progressing False (ProgressDeadlineExceeded); find why it is stuck in the causes below",
@@ -225,7 +226,7 @@ func (dg *diagnosis) staleDesiredReplicas(opts []Option) {
 		if rs == nil || *rs.Spec.Replicas == 0 {
 			continue
 		}
-		if n, ok := deployutil.DesiredReplicas(rs); !ok || n != *dg.d.Spec.Replicas {
+		if n, ok := facts.DesiredReplicas(rs); !ok || n != *dg.d.Spec.Replicas {
 			stale = append(stale, fmt.Sprintf("%s has %s=%q", rs.Name, deployutil.DesiredReplicasAnnotation, rs.Annotations[deployutil.DesiredReplicasAnnotation]))
 		}
 	}
@@ -283,7 +284,7 @@ func (dg *diagnosis) recreate(claimed []*appsv1.ReplicaSet) {
 			}
 		}
 	}
-	reported := deployutil.StatusReplicas(dg.old)
+	reported := facts.StatusReplicas(dg.old)
 	if running == 0 && terminating == 0 && reported == 0 {
 		return
 	}
@@ -311,7 +312,7 @@ func (dg *diagnosis) newPods() {
 // fenceposts reports the RollingUpdate bounds that stop both ReplicaSets.
 func (dg *diagnosis) fenceposts() {
 	d := dg.d
-	if !deployutil.IsRollingUpdate(d) || d.Spec.Paused {
+	if !facts.IsRollingUpdate(d) || d.Spec.Paused {
 		return
 	}
 	surge, unavailable, err := deployutil.Fenceposts(d)
@@ -319,13 +320,13 @@ func (dg *diagnosis) fenceposts() {
 		return
 	}
 	replicas := *d.Spec.Replicas
-	oldSize := deployutil.SpecReplicas(dg.old)
+	oldSize := facts.SpecReplicas(dg.old)
 	all := append(dg.old[:len(dg.old):len(dg.old)], dg.newRS)
 	if dg.newRS == nil {
 		all = dg.old
 	}
 	if dg.newRS != nil && oldSize > 0 && !resizes(dg.plan, dg.old, true) {
-		avail := deployutil.AvailableReplicas(all)
+		avail := facts.AvailableReplicas(all)
 		minAvail := replicas - unavailable
 		if avail <= minAvail {
 			dg.add(CauseScaleDownBlocked,
@@ -335,7 +336,7 @@ func (dg *diagnosis) fenceposts() {
 		}
 	}
 	if dg.newRS != nil && *dg.newRS.Spec.Replicas < replicas {
-		total := deployutil.SpecReplicas(all)
+		total := facts.SpecReplicas(all)
 		if limit := replicas + surge; total >= limit {
 			dg.add(CauseSurgeExhausted,
 				"old pods going (which needs the availability above), or a larger maxSurge, lets the new ReplicaSet grow",

@@ -34,6 +34,6 @@
 // error and requeue. By default there is no deviation, upstream's int32
 // wrap-around included; corrections of known upstream bugs are opt-in
 // ([WithFixes]), and so are rollout limits for controllers that stop a
-// rollout part-way ([WithLimits]). Only what an apps/v1 apiserver would refuse, or what cannot
-// be a snapshot of one, is an error (see deployutil.Validate).
+// rollout part-way ([WithLimits]). Only what an apps/v1 apiserver would
+// refuse, or what cannot be a snapshot of one, is an error ([InputError]).
 package deploysync

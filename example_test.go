@@ -36,7 +36,7 @@ func exampleDeployment() *appsv1.Deployment {
 
 // The first sync of a new Deployment: the plan creates its ReplicaSet,
 // records the scale-up event, and writes the status — what
-// kube-controller-manager v1.37.2 does (reference trace B.1).
+// kube-controller-manager v1.37.2 does (a new Deployment).
 func ExampleSync() {
 	plan, err := deploysync.Sync(deploysync.State{
 		Deployment: exampleDeployment(),

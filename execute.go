@@ -43,9 +43,6 @@ type Client interface {
 	// UpdateDeploymentStatus writes d's status subresource, with d's
 	// resourceVersion as precondition.
 	UpdateDeploymentStatus(ctx context.Context, d *appsv1.Deployment) (*appsv1.Deployment, error)
-	// PatchDeployment patches the Deployment (kubectl rollout undo's JSON
-	// patch, [action.PatchDeployment]).
-	PatchDeployment(ctx context.Context, namespace, name string, pt types.PatchType, data []byte) (*appsv1.Deployment, error)
 	// Event records an event on d (component "deployment-controller", as
 	// upstream's recorder). Events are best effort: there is no error.
 	Event(d *appsv1.Deployment, eventType, reason, message string)
@@ -144,7 +141,7 @@ type Result struct {
 //     ReplicaSet, decides as upstream would (Sync reads taken names from
 //     its state).
 //   - UpdateReplicaSet, UpdateDeployment and UpdateDeploymentStatus send the
-//     plan's object; PatchDeployment sends the plan's patch.
+//     plan's object.
 //   - DeleteReplicaSet deletes with the ReplicaSet's UID as precondition; a
 //     ReplicaSet already gone is not a failure.
 //   - AdoptReplicaSet first reads the Deployment from the server (once per
@@ -272,12 +269,6 @@ func (r *run) do(ctx context.Context, act action.Action) error {
 		r.rememberDeployment(out)
 	case *action.UpdateDeploymentStatus:
 		return r.updateStatus(ctx, a.Deployment)
-	case *action.PatchDeployment:
-		out, err := r.c.PatchDeployment(ctx, a.Namespace, a.Name, a.Type, a.Patch)
-		if err != nil {
-			return wrote(err)
-		}
-		r.rememberDeployment(out)
 	case *action.Event:
 		r.c.Event(r.s.Deployment, a.Type, a.Reason, a.Message)
 	default:

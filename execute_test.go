@@ -21,8 +21,8 @@ import (
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deploysynctest"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
-	"github.com/deploysync/deploysync/revision"
 )
 
 var (
@@ -96,9 +96,9 @@ func exComplete(d *appsv1.Deployment) {
 	d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n,
 		ReadyReplicas: n, AvailableReplicas: n, TerminatingReplicas: ptr.To[int32](0),
 		Conditions: []appsv1.DeploymentCondition{
-			deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
+			facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, action.ReasonMinimumReplicasAvailable,
 				"Deployment has minimum availability.", exT0),
-			deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable,
+			facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable,
 				`ReplicaSet "x" has successfully progressed.`, exT0),
 		}}
 }
@@ -171,8 +171,6 @@ func exKinds(acts []action.Action) []string {
 			out = append(out, "update-d")
 		case *action.UpdateDeploymentStatus:
 			out = append(out, "status")
-		case *action.PatchDeployment:
-			out = append(out, "patch-d")
 		case *action.Event:
 			out = append(out, "event")
 		default:
@@ -638,7 +636,7 @@ func wantReplicaSets(t *testing.T, f *deploysynctest.Fake, n int) {
 }
 
 // TestExecutePlanOutcomes checks how the plan's own requeue and error come
-// back once all its actions are done, and kubectl's undo patch.
+// back once all its actions are done.
 func TestExecutePlanOutcomes(t *testing.T) {
 	collision := func() (deploysync.State, deploysync.Plan) {
 		d := exDeployment()
@@ -652,15 +650,6 @@ func TestExecutePlanOutcomes(t *testing.T) {
 			t.Fatalf("Sync = %v, %v; want a plan with a collision", p, err)
 		}
 		return s, p
-	}
-	undo := func() (deploysync.State, deploysync.Plan) {
-		s := exStates["rollback"]()
-		d := s.Deployment.DeepCopy()
-		delete(d.Annotations, deployutil.RollbackToAnnotation)
-		s.Deployment = d
-		patch, err := revision.Undo(d, s.ReplicaSets, 1)
-		require.NoError(t, err)
-		return s, deploysync.Plan{Actions: []action.Action{patch}}
 	}
 	tests := []struct {
 		name    string
@@ -689,15 +678,6 @@ func TestExecutePlanOutcomes(t *testing.T) {
 				return s, p
 			},
 			reason: "the progress deadline less than a second away: a rate-limited requeue, no error",
-		},
-		{
-			name: "kubectl rollout undo", plan: undo,
-			check: func(t *testing.T, f *deploysynctest.Fake) {
-				if img := f.State("ns", "web").Deployment.Spec.Template.Spec.Containers[0].Image; img != "nginx:1" {
-					t.Errorf("template image = %s after the undo, want nginx:1", img)
-				}
-			},
-			reason: "the undo's JSON patch is sent as a Deployment patch and lands as Apply says",
 		},
 	}
 	for _, tt := range tests {

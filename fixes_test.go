@@ -85,7 +85,7 @@ func fxSizes(s deploysync.State) map[string]int32 {
 	return out
 }
 
-// fxStaleState is reference trace B.7: the template changed to nginx:2;
+// fxStaleState is the stale desired-replicas bug: the template changed to nginx:2;
 // the only ReplicaSet is the old one (nginx:1) with the 3 replicas the
 // Deployment asks for, but its desired-replicas annotation says 2.
 func fxStaleState() (deploysync.State, *appsv1.ReplicaSet) {
@@ -168,7 +168,7 @@ func fxUnhealthyState() (s deploysync.State, v1, v2, v3 *appsv1.ReplicaSet) {
 }
 
 // TestSyncFixUnhealthyFirst syncs the scale-down 12 → 8 (replicas +
-// maxSurge) once each way. Upstream (reference §2.2, proportional scale)
+// maxSurge) once each way. Upstream (its proportional scale)
 // takes one replica from each ReplicaSet and the leftover from the oldest:
 // 2, 3, 3 — three of the eight available pods go and three unavailable
 // ones stay. With FixUnhealthyFirst the broken ReplicaSet gives up its 4

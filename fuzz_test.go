@@ -12,6 +12,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
@@ -72,7 +73,7 @@ func checkApplied(t *testing.T, before, s deploysync.State) {
 	if nonNegative && d.Spec.Replicas != nil && *d.Spec.Replicas < 0 {
 		t.Errorf("deployment replicas %d", *d.Spec.Replicas)
 	}
-	if sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector); err == nil && !deployutil.IsSelectingAll(d) && !sel.Matches(labels.Set(d.Spec.Template.Labels)) {
+	if sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector); err == nil && !facts.IsSelectingAll(d) && !sel.Matches(labels.Set(d.Spec.Template.Labels)) {
 		t.Errorf("deployment selector %v does not match its template labels %v", sel, d.Spec.Template.Labels)
 	}
 	for _, rs := range s.ReplicaSets {

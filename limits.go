@@ -9,7 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/rolling"
 )
 
@@ -119,7 +120,7 @@ func (o options) checkLimits() error {
 // a RollingUpdate with an old ReplicaSet and a limit below spec.replicas.
 func (s *session) resolveLimit(old []*appsv1.ReplicaSet) (rolling.Limit, bool) {
 	d := s.d
-	if s.opts.limits == nil || s.opts.limits.MaxUpdated == nil || !deployutil.IsRollingUpdate(d) || len(old) == 0 {
+	if s.opts.limits == nil || s.opts.limits.MaxUpdated == nil || !facts.IsRollingUpdate(d) || len(old) == 0 {
 		return rolling.Limit{}, false
 	}
 	v := *s.opts.limits.MaxUpdated
@@ -168,7 +169,7 @@ func (s *session) rolloutLimited(allRSs, old []*appsv1.ReplicaSet, newRS *appsv1
 
 // held reports whether st shows the rollout held at its binding limit:
 // the new ReplicaSet at the limit, every replica there and available, the
-// generation observed. It is [deployutil.Complete] with the limit for
+// generation observed. It is [facts.Complete] with the limit for
 // spec.replicas as the updated count.
 func (s *session) held(st *appsv1.DeploymentStatus) bool {
 	d := s.d
@@ -187,7 +188,7 @@ func (s *session) limitProgress(st *appsv1.DeploymentStatus, cur *appsv1.Deploym
 		return false
 	}
 	if s.held(st) {
-		c := deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
+		c := facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
 			ReasonRolloutLimited, fmt.Sprintf("%s is held at %s.", subject, s.limit), s.now)
 		if cur != nil && cur.Reason == ReasonRolloutLimited && cur.Message != c.Message {
 			// Held elsewhere than the condition says (the state moved
@@ -196,23 +197,23 @@ func (s *session) limitProgress(st *appsv1.DeploymentStatus, cur *appsv1.Deploym
 			if cur.Status == corev1.ConditionTrue {
 				c.LastTransitionTime = cur.LastTransitionTime
 			}
-			deployutil.RemoveCondition(st, appsv1.DeploymentProgressing)
+			facts.RemoveCondition(st, appsv1.DeploymentProgressing)
 		}
 		// Otherwise the same status and reason: SetCondition keeps the
 		// condition stamped when the hold began.
-		deployutil.SetCondition(st, c)
+		facts.SetCondition(st, c)
 		return true
 	}
 	if cur == nil || cur.Reason != ReasonRolloutLimited {
 		return false
 	}
-	c := deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-		deployutil.ReasonReplicaSetUpdated, subject+" is progressing.", s.now)
+	c := facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
+		action.ReasonReplicaSetUpdated, subject+" is progressing.", s.now)
 	if cur.Status == corev1.ConditionTrue {
 		c.LastTransitionTime = cur.LastTransitionTime
 	}
-	deployutil.RemoveCondition(st, appsv1.DeploymentProgressing)
-	deployutil.SetCondition(st, c)
+	facts.RemoveCondition(st, appsv1.DeploymentProgressing)
+	facts.SetCondition(st, c)
 	return true
 }
 

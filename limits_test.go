@@ -206,7 +206,7 @@ func TestHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := deploysync.Apply(s, p); progressing(got.Deployment.Status).Reason != deployutil.ReasonProgressDeadlineExceeded {
+	if got, _ := deploysync.Apply(s, p); progressing(got.Deployment.Status).Reason != action.ReasonProgressDeadlineExceeded {
 		t.Errorf("without WithLimits a stale RolloutLimited is judged as upstream does (timed out); got\n%v", p)
 	}
 	// The limit raised: the new ReplicaSet grows and the deadline restarts now.
@@ -220,7 +220,7 @@ func TestHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = progressing(got.Deployment.Status)
-	if c.Reason != deployutil.ReasonReplicaSetUpdated || !c.LastUpdateTime.Time.Equal(s.Now) || !c.LastTransitionTime.Equal(&transitioned) {
+	if c.Reason != action.ReasonReplicaSetUpdated || !c.LastUpdateTime.Time.Equal(s.Now) || !c.LastTransitionTime.Equal(&transitioned) {
 		t.Errorf("raised: Progressing %s updated %v transitioned %v, want ReplicaSetUpdated updated now %v, transition kept %v\n%v",
 			c.Reason, c.LastUpdateTime, c.LastTransitionTime, s.Now, transitioned, p)
 	}

@@ -56,7 +56,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 type entryKind int
@@ -182,13 +182,13 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 			in := intentOf(e.name)
 			rs := read(e.name)
 			if e.kind == adoptRS {
-				in.w.OwnerReferences = deployutil.WithControllerRef(in.w.OwnerReferences, orig)
+				in.w.OwnerReferences = facts.WithControllerRef(in.w.OwnerReferences, orig)
 				out[i] = &action.AdoptReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, OwnerUID: orig.UID,
-					Patch: deployutil.AdoptPatch(orig, rs.UID), Why: e.why}
+					Patch: facts.AdoptPatch(orig, rs.UID), Why: e.why}
 			} else {
-				in.w.OwnerReferences = deployutil.WithoutOwner(in.w.OwnerReferences, orig.UID)
+				in.w.OwnerReferences = facts.WithoutOwner(in.w.OwnerReferences, orig.UID)
 				out[i] = &action.ReleaseReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, OwnerUID: orig.UID,
-					Patch: deployutil.ReleasePatch(rs.UID, orig.UID), Why: e.why}
+					Patch: facts.ReleasePatch(rs.UID, orig.UID), Why: e.why}
 			}
 		case updateD, updateDStatus:
 			if dw == nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -177,7 +178,7 @@ func TestMerge(t *testing.T) {
 				s.log = append(s.log, entry{kind: adoptRS, name: orphan.Name, why: "adopt"})
 			},
 			want: []action.Action{&action.AdoptReplicaSet{Namespace: "ns", Name: orphan.Name, UID: orphan.UID, OwnerUID: d.UID,
-				Patch: deployutil.AdoptPatch(d, orphan.UID), Why: "adopt"}},
+				Patch: facts.AdoptPatch(d, orphan.UID), Why: "adopt"}},
 		},
 		{
 			name: "an adoption then an update",
@@ -189,7 +190,7 @@ func TestMerge(t *testing.T) {
 			},
 			want: []action.Action{
 				&action.AdoptReplicaSet{Namespace: "ns", Name: orphan.Name, UID: orphan.UID, OwnerUID: d.UID,
-					Patch: deployutil.AdoptPatch(d, orphan.UID), Why: "adopt"},
+					Patch: facts.AdoptPatch(d, orphan.UID), Why: "adopt"},
 				&action.UpdateReplicaSet{ReplicaSet: with(orphan, func(rs *appsv1.ReplicaSet) {
 					rs.Spec.Replicas = ptr.To[int32](0)
 					rs.OwnerReferences = []metav1.OwnerReference{deployutil.ControllerRef(d)}
@@ -205,7 +206,7 @@ func TestMerge(t *testing.T) {
 			},
 			want: []action.Action{
 				&action.ReleaseReplicaSet{Namespace: "ns", Name: mine.Name, UID: mine.UID, OwnerUID: d.UID,
-					Patch: deployutil.ReleasePatch(mine.UID, d.UID), Why: "release"},
+					Patch: facts.ReleasePatch(mine.UID, d.UID), Why: "release"},
 				&action.UpdateReplicaSet{ReplicaSet: with(mine, func(rs *appsv1.ReplicaSet) {
 					rs.Annotations["x"] = "1"
 					rs.OwnerReferences = nil

@@ -9,7 +9,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/revision"
 )
 
@@ -22,7 +24,7 @@ import (
 // (see getAllReplicaSetsAndSyncRevisionOrCreate).
 func (s *session) getAllReplicaSetsAndSyncRevision(rsList []*appsv1.ReplicaSet) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet) {
 	if s.split == nil {
-		newRS, old := deployutil.SplitReplicaSets(s.d, rsList)
+		newRS, old := facts.SplitReplicaSets(s.d, rsList)
 		s.split = &split{newRS: newRS, old: old}
 	}
 	old := s.split.old[:len(s.split.old):len(s.split.old)]
@@ -39,7 +41,7 @@ func (s *session) getAllReplicaSetsAndSyncRevision(rsList []*appsv1.ReplicaSet) 
 
 // getAllReplicaSetsAndSyncRevisionOrCreate is the same call with a create: a
 // missing new ReplicaSet is created, which fails on a hash collision or
-// when its size cannot be computed (deployutil.NewReplicaSetReplicas).
+// when its size cannot be computed (facts.NewReplicaSetReplicas).
 func (s *session) getAllReplicaSetsAndSyncRevisionOrCreate(rsList []*appsv1.ReplicaSet) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet, error) {
 	newRS, old := s.getAllReplicaSetsAndSyncRevision(rsList)
 	if newRS != nil {
@@ -74,9 +76,9 @@ func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.R
 	if needsUpdate {
 		why = append(why, fmt.Sprintf("record revision %s of the new ReplicaSet on the Deployment", c.Annotations[deployutil.RevisionAnnotation]))
 	}
-	if deployutil.HasProgressDeadline(d) && deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing) == nil {
-		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-			deployutil.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
+	if facts.HasProgressDeadline(d) && deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing) == nil {
+		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
+			action.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
 		needsUpdate = true
 		why = append(why, "start tracking progress: there is a progress deadline and no Progressing condition yet")
 	}
@@ -126,7 +128,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 			Template:        tpl,
 		},
 	}
-	n, err := deployutil.NewReplicaSetReplicas(d, append(old[:len(old):len(old)], rs), rs)
+	n, err := facts.NewReplicaSetReplicas(d, append(old[:len(old):len(old)], rs), rs)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +157,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 		s.log = append(s.log, entry{kind: createRS, name: rs.Name, sent: rs, why: fmt.Sprintf(
 			"no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas%s", rs.Name, hash, next, n, limited)})
 		if n > 0 {
-			s.event(corev1.EventTypeNormal, deployutil.EventScalingReplicaSet,
+			s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
 				fmt.Sprintf("Scaled up replica set %s from 0 to %d", rs.Name, n), "the new ReplicaSet starts with replicas")
 		}
 	}
@@ -164,9 +166,9 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 	if needsUpdate {
 		why = append(why, "record revision "+newRevision+" on the Deployment")
 	}
-	if created == rs && deployutil.HasProgressDeadline(d) {
-		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-			deployutil.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
+	if created == rs && facts.HasProgressDeadline(d) {
+		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
+			action.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
 		needsUpdate = true
 		why = append(why, "note the new ReplicaSet in the Progressing condition")
 	}

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/rolling"
 )
@@ -80,10 +81,10 @@ func (s *session) lookup(name string) *appsv1.ReplicaSet {
 }
 
 // scale records a scaling decision, and its event if the size changes.
-func (s *session) scale(sc deployutil.Scale) {
+func (s *session) scale(sc deployutil.Resize) {
 	s.writeRS(sc.From, sc.To, sc.Why)
 	if sc.Resized() {
-		s.event(corev1.EventTypeNormal, deployutil.EventScalingReplicaSet,
+		s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
 			fmt.Sprintf("Scaled %s replica set %s from %d to %d", sc.Direction(), sc.To.Name, *sc.From.Spec.Replicas, *sc.To.Spec.Replicas), sc.Why)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
 )
 
@@ -39,27 +39,31 @@ type State struct {
 	Now time.Time
 }
 
-// Branch names the branch of upstream's syncDeployment that decided a plan.
-// The values complete the sentence "The Deployment is ...".
+// Branch names the branch of upstream's syncDeployment that decided a plan,
+// by the case it handles; syncDeployment tries them in the order below and
+// the first that applies decides. The values are the constants' names, as
+// plans print them ("branch RollingUpdate").
 type Branch string
 
 const (
-	// SelectingAll: selecting all pods (an empty selector); the controller
-	// only warns.
+	// SelectingAll: the Deployment's empty selector selects all pods; the
+	// controller only warns.
 	SelectingAll Branch = "SelectingAll"
-	// Deleting: being deleted; only its status is kept up to date.
+	// Deleting: the Deployment is being deleted; only its status is kept up
+	// to date.
 	Deleting Branch = "Deleting"
-	// Paused: paused; it is scaled proportionally and its history cleaned,
-	// but not rolled out.
+	// Paused: the Deployment is paused; it is scaled proportionally and its
+	// history cleaned, but not rolled out.
 	Paused Branch = "Paused"
-	// Rollback: asked to roll back through the deprecated annotation.
+	// Rollback: the Deployment asks for a rollback through the deprecated
+	// annotation.
 	Rollback Branch = "Rollback"
-	// ScalingEvent: being scaled (spec.replicas changed); the replicas are
-	// spread over its ReplicaSets before any rollout continues.
+	// ScalingEvent: the Deployment was scaled (spec.replicas changed); the
+	// replicas are spread over its ReplicaSets before any rollout continues.
 	ScalingEvent Branch = "ScalingEvent"
-	// Recreate: rolled out by the Recreate strategy.
+	// Recreate: a step of the Recreate strategy.
 	Recreate Branch = "Recreate"
-	// RollingUpdate: rolled out by the RollingUpdate strategy.
+	// RollingUpdate: a step of the RollingUpdate strategy.
 	RollingUpdate Branch = "RollingUpdate"
 )
 
@@ -132,7 +136,7 @@ type options struct {
 }
 
 func defaultOptions() options {
-	return options{version: kversion.Default, historyLimit: deployutil.MaxRevisionHistoryChars}
+	return options{version: kversion.Default, historyLimit: facts.MaxRevisionHistoryChars}
 }
 
 // WithTerminatingReplicas sets the DeploymentReplicaSetTerminatingReplicas
@@ -165,7 +169,7 @@ func WithLaggingCache() Option {
 }
 
 // WithRevisionHistoryChars sets the length limit of the revision-history
-// annotation ([deployutil.MaxRevisionHistoryChars] upstream).
+// annotation (2000 upstream).
 func WithRevisionHistoryChars(n int) Option {
 	return func(o *options) { o.historyLimit = n }
 }

@@ -9,7 +9,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // calculateStatus computes the Deployment's status from its ReplicaSets as
@@ -17,27 +19,27 @@ import (
 // condition set.
 func (s *session) calculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) appsv1.DeploymentStatus {
 	d := s.d
-	available := deployutil.AvailableReplicas(allRSs)
-	unavailable := max(deployutil.SpecReplicas(allRSs)-available, 0)
+	available := facts.AvailableReplicas(allRSs)
+	unavailable := max(facts.SpecReplicas(allRSs)-available, 0)
 	st := appsv1.DeploymentStatus{
 		ObservedGeneration:  d.Generation,
-		Replicas:            deployutil.StatusReplicas(allRSs),
-		UpdatedReplicas:     deployutil.StatusReplicas([]*appsv1.ReplicaSet{newRS}),
-		ReadyReplicas:       deployutil.ReadyReplicas(allRSs),
+		Replicas:            facts.StatusReplicas(allRSs),
+		UpdatedReplicas:     facts.StatusReplicas([]*appsv1.ReplicaSet{newRS}),
+		ReadyReplicas:       facts.ReadyReplicas(allRSs),
 		AvailableReplicas:   available,
 		UnavailableReplicas: unavailable,
 		CollisionCount:      d.Status.CollisionCount,
 	}
 	if s.opts.gateTerminatingReplicas() {
-		st.TerminatingReplicas = deployutil.TerminatingReplicas(allRSs)
+		st.TerminatingReplicas = facts.TerminatingReplicas(allRSs)
 	}
 	st.Conditions = append(st.Conditions, d.Status.Conditions...) // a copy; nil if there are none
-	if available >= *d.Spec.Replicas-deployutil.MaxUnavailable(d) {
-		deployutil.SetCondition(&st, deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue,
-			deployutil.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", s.now))
+	if available >= *d.Spec.Replicas-facts.MaxUnavailable(d) {
+		facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue,
+			action.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", s.now))
 	} else {
-		deployutil.SetCondition(&st, deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse,
-			deployutil.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", s.now))
+		facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse,
+			action.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", s.now))
 	}
 	return st
 }
@@ -60,24 +62,24 @@ func (s *session) syncDeploymentStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv
 func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) {
 	d := s.d
 	st := s.calculateStatus(allRSs, newRS)
-	hasDeadline := deployutil.HasProgressDeadline(d)
+	hasDeadline := facts.HasProgressDeadline(d)
 	if !hasDeadline {
-		deployutil.RemoveCondition(&st, appsv1.DeploymentProgressing)
+		facts.RemoveCondition(&st, appsv1.DeploymentProgressing)
 	}
 	cur := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
-	complete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == deployutil.ReasonNewReplicaSetAvailable
+	complete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == action.ReasonNewReplicaSetAvailable
 	subject := fmt.Sprintf("Deployment %q", d.Name)
 	if newRS != nil {
 		subject = fmt.Sprintf("ReplicaSet %q", newRS.Name)
 	}
 	if hasDeadline && !complete && !s.limitProgress(&st, cur, subject) {
 		switch {
-		case deployutil.Complete(d, &st):
-			deployutil.SetCondition(&st, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-				deployutil.ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", s.now))
-		case deployutil.Progressing(d, &st):
-			c := deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-				deployutil.ReasonReplicaSetUpdated, subject+" is progressing.", s.now)
+		case facts.Complete(d, &st):
+			facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
+				action.ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", s.now))
+		case facts.Progressing(d, &st):
+			c := facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
+				action.ReasonReplicaSetUpdated, subject+" is progressing.", s.now)
 			if cur != nil {
 				if cur.Status == corev1.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
@@ -85,18 +87,18 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 				// Removing first makes the condition fresh even when its
 				// reason stays ReplicaSetUpdated: progress restarts the
 				// deadline.
-				deployutil.RemoveCondition(&st, appsv1.DeploymentProgressing)
+				facts.RemoveCondition(&st, appsv1.DeploymentProgressing)
 			}
-			deployutil.SetCondition(&st, c)
-		case deployutil.TimedOut(d, &st, s.now):
-			deployutil.SetCondition(&st, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
-				deployutil.ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", s.now))
+			facts.SetCondition(&st, c)
+		case facts.TimedOut(d, &st, s.now):
+			facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
+				action.ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", s.now))
 		}
 	}
 	if failures := replicaFailures(allRSs, newRS); len(failures) > 0 {
-		deployutil.SetCondition(&st, failures[0])
+		facts.SetCondition(&st, failures[0])
 	} else {
-		deployutil.RemoveCondition(&st, appsv1.DeploymentReplicaFailure)
+		facts.RemoveCondition(&st, appsv1.DeploymentReplicaFailure)
 	}
 	if reflect.DeepEqual(d.Status, st) {
 		s.requeueStuck(&st)
@@ -118,7 +120,7 @@ func replicaFailures(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) []ap
 			}
 			for _, c := range rs.Status.Conditions {
 				if c.Type == appsv1.ReplicaSetReplicaFailure {
-					out = append(out, deployutil.ReplicaSetCondition(c))
+					out = append(out, facts.ReplicaSetCondition(c))
 				}
 			}
 		}
@@ -137,10 +139,10 @@ func replicaFailures(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) []ap
 func (s *session) requeueStuck(st *appsv1.DeploymentStatus) {
 	d := s.d
 	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
-	if !deployutil.HasProgressDeadline(d) || c == nil {
+	if !facts.HasProgressDeadline(d) || c == nil {
 		return
 	}
-	if deployutil.Complete(d, st) || c.Reason == deployutil.ReasonProgressDeadlineExceeded || s.limitHolds(c) {
+	if facts.Complete(d, st) || c.Reason == action.ReasonProgressDeadlineExceeded || s.limitHolds(c) {
 		return
 	}
 	after := c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second).Sub(s.now)

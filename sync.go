@@ -6,7 +6,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/recreate"
 	"github.com/deploysync/deploysync/revision"
 	"github.com/deploysync/deploysync/rolling"
@@ -35,8 +37,8 @@ import (
 //
 // Sync returns an [*InputError] (matching
 // [ErrInvalidInput]) for a state an apps/v1 apiserver would not
-// have accepted, or that cannot be a snapshot of one (see
-// [deployutil.Validate]); otherwise a plan — upstream's decision, its int32
+// have accepted, or that cannot be a snapshot of one (the error
+// names the rule); otherwise a plan — upstream's decision, its int32
 // wrap-arounds included unless a Fix says otherwise. It never modifies the
 // state; the plan's objects are its own.
 func Sync(s State, opts ...Option) (Plan, error) {
@@ -53,7 +55,7 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	if o.versionErr != nil {
 		return Plan{}, o.versionErr
 	}
-	if err := deployutil.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
+	if err := facts.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
 		return Plan{}, err
 	}
 	ss := newSession(s, o)
@@ -67,8 +69,8 @@ func Sync(s State, opts ...Option) (Plan, error) {
 
 func (s *session) run() (Branch, error) {
 	d := s.d
-	if deployutil.IsSelectingAll(d) {
-		s.event(corev1.EventTypeWarning, deployutil.EventSelectingAll,
+	if facts.IsSelectingAll(d) {
+		s.event(corev1.EventTypeWarning, action.EventSelectingAll,
 			"This deployment is selecting all pods. A non-empty selector is required.",
 			"the selector is empty; the controller acts on no Deployment that selects every pod")
 		if d.Status.ObservedGeneration < d.Generation {
@@ -87,7 +89,7 @@ func (s *session) run() (Branch, error) {
 		s.sync(rsList)
 		return Paused, nil
 	}
-	if _, ok := revision.RollbackTo(d); ok {
+	if _, ok := revision.RollbackRequest(d); ok {
 		return Rollback, s.rollback(rsList)
 	}
 	if s.isScalingEvent(rsList) {
@@ -103,7 +105,7 @@ func (s *session) run() (Branch, error) {
 // claim decides ownership in the state's order and returns the claimed
 // ReplicaSets as read.
 func (s *session) claim() []*appsv1.ReplicaSet {
-	claimed, changes, _ := deployutil.Claim(s.d, s.rss) // the selector was validated
+	claimed, changes, _ := facts.Claim(s.d, s.rss) // the selector was validated
 	for _, c := range changes {
 		kind := releaseRS
 		if c.Adopt {
@@ -133,12 +135,12 @@ func (s *session) sync(rsList []*appsv1.ReplicaSet) {
 	if newRS != nil || len(old) > 0 {
 		// Upstream sorts the old ReplicaSets newest first in place here;
 		// cleanup below sees that order.
-		old = deployutil.SortedByCreationNewestFirst(old)
+		old = facts.SortedByCreationNewestFirst(old)
 	}
-	for _, sc := range scaling.Scale(s.d, newRS, old, s.opts.scalingFixes()) {
+	for _, sc := range scaling.Resizes(s.d, newRS, old, s.opts.scalingFixes()) {
 		s.scale(sc)
 	}
-	if _, rollback := revision.RollbackTo(s.d); s.d.Spec.Paused && !rollback {
+	if _, rollback := revision.RollbackRequest(s.d); s.d.Spec.Paused && !rollback {
 		s.cleanup(old)
 	}
 	s.syncDeploymentStatus(append(old, newRS), newRS)
@@ -146,22 +148,22 @@ func (s *session) sync(rsList []*appsv1.ReplicaSet) {
 
 func (s *session) checkPausedConditions() {
 	d := s.d
-	if !deployutil.HasProgressDeadline(d) {
+	if !facts.HasProgressDeadline(d) {
 		return
 	}
 	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
-	if c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded {
+	if c != nil && c.Reason == action.ReasonProgressDeadlineExceeded {
 		return
 	}
-	pausedNoted := c != nil && c.Reason == deployutil.ReasonDeploymentPaused
+	pausedNoted := c != nil && c.Reason == action.ReasonDeploymentPaused
 	switch {
 	case d.Spec.Paused && !pausedNoted:
-		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
-			deployutil.ReasonDeploymentPaused, "Deployment is paused", s.now))
+		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
+			action.ReasonDeploymentPaused, "Deployment is paused", s.now))
 		s.updateStatus("the Deployment is paused: Progressing becomes Unknown so the pause does not count against the progress deadline")
 	case !d.Spec.Paused && pausedNoted:
-		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
-			deployutil.ReasonDeploymentResumed, "Deployment is resumed", s.now))
+		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
+			action.ReasonDeploymentResumed, "Deployment is resumed", s.now))
 		s.updateStatus("the Deployment is resumed: the progress deadline starts again now")
 	}
 }
@@ -196,7 +198,7 @@ func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}
-	scales, scaled := rolling.ScaleDownOld(d, allRSs, deployutil.FilterActive(old), newRS)
+	scales, scaled := rolling.ScaleDownOld(d, allRSs, facts.FilterActive(old), newRS)
 	for _, sc := range scales {
 		s.scale(sc)
 	}
@@ -204,7 +206,7 @@ func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}
-	if deployutil.Complete(d, &d.Status) {
+	if facts.Complete(d, &d.Status) {
 		s.cleanup(old)
 	}
 	s.syncRolloutStatus(allRSs, newRS)
@@ -215,7 +217,7 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 	d := s.d
 	newRS, old := s.getAllReplicaSetsAndSyncRevision(rsList)
 	allRSs := append(old[:len(old):len(old)], newRS)
-	if scales := recreate.ScaleDownOld(d, deployutil.FilterActive(old)); len(scales) > 0 {
+	if scales := recreate.ScaleDownOld(d, facts.FilterActive(old)); len(scales) > 0 {
 		for _, sc := range scales {
 			s.scale(sc)
 		}
@@ -238,7 +240,7 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 	if sc, ok := recreate.ScaleUpNew(d, newRS); ok {
 		s.scale(sc)
 	}
-	if deployutil.Complete(d, &d.Status) {
+	if facts.Complete(d, &d.Status) {
 		s.cleanup(old)
 	}
 	s.syncRolloutStatus(allRSs, newRS)

@@ -17,6 +17,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -262,8 +263,8 @@ func TestSyncReplicaSetName(t *testing.T) {
 func TestSyncRequeue(t *testing.T) {
 	stuckAt := fxTestTime
 	stuck := fxProgressing(corev1.ConditionTrue, "", stuckAt)
-	failed := fxProgressing(corev1.ConditionFalse, deployutil.ReasonProgressDeadlineExceeded, time.Time{})
-	complete := fxProgressing(corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable, stuckAt)
+	failed := fxProgressing(corev1.ConditionFalse, action.ReasonProgressDeadlineExceeded, time.Time{})
+	complete := fxProgressing(corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable, stuckAt)
 	at := func(min, sec, nsec int) time.Time { return time.Date(2017, 2, 15, 18, min, sec, nsec, time.UTC) }
 	tests := []struct {
 		name                   string
@@ -318,10 +319,10 @@ func TestSyncRequeue(t *testing.T) {
 			if tt.cond != nil {
 				d.Status.Conditions = append(d.Status.Conditions, *tt.cond)
 			}
-			avail := deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse, deployutil.ReasonMinimumReplicasUnavailable,
+			avail := facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse, action.ReasonMinimumReplicasUnavailable,
 				"Deployment does not have minimum availability.", fxTestTime)
 			if tt.avl >= tt.replicas {
-				avail = deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
+				avail = facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, action.ReasonMinimumReplicasAvailable,
 					"Deployment has minimum availability.", fxTestTime)
 			}
 			d.Status.Conditions = append(d.Status.Conditions, avail)
@@ -348,9 +349,9 @@ func TestSyncRequeue(t *testing.T) {
 func TestSyncRolloutStatus(t *testing.T) {
 	pds := ptr.To[int32](60)
 	now := fxTestTime.Add(10 * time.Minute)
-	failed := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: deployutil.ReasonProgressDeadlineExceeded}
-	available := fxProgressing(corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable, fxTestTime)
-	updated := fxProgressing(corev1.ConditionTrue, deployutil.ReasonReplicaSetUpdated, fxTestTime)
+	failed := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: action.ReasonProgressDeadlineExceeded}
+	available := fxProgressing(corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable, fxTestTime)
+	updated := fxProgressing(corev1.ConditionTrue, action.ReasonReplicaSetUpdated, fxTestTime)
 	type when int
 	const (
 		unchecked when = iota
@@ -380,38 +381,38 @@ func TestSyncRolloutStatus(t *testing.T) {
 			reason: "upstream: NewReplicaSetAvailable stays as it is (status, reason and times)"},
 		{name: "progressing: keep the transition time", d: fxProgressDeployment(pds, 3, 2, 2, 2, updated),
 			old: []fxRS{{"bar", 0, 1, 1}}, newRS: &fxRS{"foo", 3, 2, 2},
-			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonReplicaSetUpdated, wantMessage: `ReplicaSet "foo" is progressing.`,
+			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonReplicaSetUpdated, wantMessage: `ReplicaSet "foo" is progressing.`,
 			wantUpdate: fresh, wantTransition: kept,
 			reason: "upstream: Progressing=True stays True: lastTransitionTime kept, lastUpdateTime refreshed"},
 		{name: "progressing after a timeout", d: fxProgressDeployment(pds, 3, 2, 2, 2, failed),
 			old: []fxRS{{"bar", 0, 1, 1}}, newRS: &fxRS{"foo", 3, 2, 2},
-			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonReplicaSetUpdated, wantUpdate: fresh, wantTransition: fresh,
+			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonReplicaSetUpdated, wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: from Progressing=False everything is updated"},
 		{name: "progressing, no condition yet", d: fxProgressDeployment(pds, 3, 2, 2, 2),
 			old: []fxRS{{"bar", 0, 1, 1}}, newRS: &fxRS{"foo", 3, 2, 2},
-			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonReplicaSetUpdated, wantUpdate: fresh, wantTransition: fresh,
+			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonReplicaSetUpdated, wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: the condition is created"},
 		{name: "complete: keep the transition time", d: fxProgressDeployment(pds, 3, 3, 3, 3, updated),
 			newRS:      &fxRS{"foo", 3, 3, 3},
-			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonNewReplicaSetAvailable, wantMessage: `ReplicaSet "foo" has successfully progressed.`,
+			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonNewReplicaSetAvailable, wantMessage: `ReplicaSet "foo" has successfully progressed.`,
 			wantUpdate: fresh, wantTransition: kept,
 			reason: "upstream: complete from Progressing=True: lastTransitionTime kept"},
 		{name: "complete after a timeout", d: fxProgressDeployment(pds, 3, 3, 3, 3, failed),
 			newRS:      &fxRS{"foo", 3, 3, 3},
-			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonNewReplicaSetAvailable, wantUpdate: fresh, wantTransition: fresh,
+			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonNewReplicaSetAvailable, wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: complete from Progressing=False: everything updated"},
 		{name: "complete, no condition yet", d: fxProgressDeployment(pds, 3, 3, 3, 3),
 			newRS:      &fxRS{"foo", 3, 3, 3},
-			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonNewReplicaSetAvailable, wantUpdate: fresh, wantTransition: fresh,
+			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonNewReplicaSetAvailable, wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: the condition is created"},
 		{name: "complete without a new ReplicaSet", d: fxProgressDeployment(pds, 0, 3, 3, 3, updated),
 			old: []fxRS{{"foo", 0, 0, 0}}, runningOldPod: true,
-			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonNewReplicaSetAvailable,
+			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonNewReplicaSetAvailable,
 			wantMessage: `Deployment "progress-test" has successfully progressed.`, wantUpdate: fresh, wantTransition: kept,
 			reason: "upstream: no nil dereference without a new ReplicaSet; the message names the Deployment. (A pod of the old ReplicaSet still running keeps Recreate from creating the new one, so it stays nil in this sync.)"},
 		{name: "timed out", d: fxProgressDeployment(pds, 3, 2, 2, 2, updated),
 			newRS:      &fxRS{"foo", 3, 2, 2},
-			wantStatus: corev1.ConditionFalse, wantReason: deployutil.ReasonProgressDeadlineExceeded, wantMessage: `ReplicaSet "foo" has timed out progressing.`,
+			wantStatus: corev1.ConditionFalse, wantReason: action.ReasonProgressDeadlineExceeded, wantMessage: `ReplicaSet "foo" has timed out progressing.`,
 			wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: no progress for longer than the deadline"},
 		{name: "already timed out", d: fxProgressDeployment(pds, 3, 2, 2, 2, failed),
@@ -508,7 +509,7 @@ func TestSyncInvalidInput(t *testing.T) {
 	}
 }
 
-// TestSyncHashCollision follows reference trace B.6: the name the new
+// TestSyncHashCollision follows a hash collision: the name the new
 // ReplicaSet would get belongs to a ReplicaSet that is not the
 // Deployment's; the sync raises status.collisionCount and fails, so the
 // next sync computes another name.
@@ -519,7 +520,7 @@ func TestSyncHashCollision(t *testing.T) {
 		wantCount int32
 		reason    string
 	}{
-		{name: "first collision", count: nil, wantCount: 1, reason: "reference B.6: collisionCount nil → 1"},
+		{name: "first collision", count: nil, wantCount: 1, reason: "the first collision: collisionCount nil → 1"},
 		{name: "second collision", count: ptr.To[int32](1), wantCount: 2, reason: "upstream: n → n+1"},
 	}
 	for _, tt := range tests {

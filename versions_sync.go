@@ -8,7 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
 	"github.com/deploysync/deploysync/internal/podindex"
 )
@@ -81,13 +83,13 @@ func rejectedCreate(rs *appsv1.ReplicaSet) *CreateRejectedError {
 func (s *session) createFailed(err *CreateRejectedError) error {
 	d := s.d
 	msg := fmt.Sprintf("Failed to create new replica set %q: %v", err.Name, err)
-	if deployutil.HasProgressDeadline(d) {
-		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
-			deployutil.ReasonReplicaSetCreateError, msg, s.now))
+	if facts.HasProgressDeadline(d) {
+		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
+			action.ReasonReplicaSetCreateError, msg, s.now))
 		s.updateStatus(fmt.Sprintf("the apiserver refuses the new ReplicaSet's name of %d characters (at most %d): Progressing becomes False, ReplicaSetCreateError",
 			len(err.Name), validation.DNS1123SubdomainMaxLength))
 	}
-	s.event(corev1.EventTypeWarning, deployutil.EventReplicaSetCreateError, s.eventMessage(msg),
+	s.event(corev1.EventTypeWarning, action.EventReplicaSetCreateError, s.eventMessage(msg),
 		fmt.Sprintf("%s's controller names the new ReplicaSet %q (%d characters) without cutting the Deployment's name; the create fails", s.opts.version, err.Name, len(err.Name)))
 	return err
 }

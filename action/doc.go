@@ -4,8 +4,9 @@
 //
 // An [Action] is one of [CreateReplicaSet], [UpdateReplicaSet],
 // [DeleteReplicaSet], [AdoptReplicaSet], [ReleaseReplicaSet],
-// [UpdateDeployment], [UpdateDeploymentStatus], [PatchDeployment] (only
-// from kubectl's rollout undo, never from a sync) or [Event]. A caller applies
+// [UpdateDeployment], [UpdateDeploymentStatus] or [Event]. (kubectl's
+// rollout undo patch is the kubectl package's UndoPatch, not an action: no
+// sync emits it.) A caller applies
 // them in order with whatever client it has and stops at the first failure;
 // the next sync starts again from the state it then reads.
 //

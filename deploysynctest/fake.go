@@ -30,8 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Kind is the kind of a [Fault].
@@ -338,7 +337,7 @@ func (f *Fake) PatchReplicaSet(_ context.Context, namespace, name string, pt typ
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 		if del.Patch == "delete" {
-			stored.OwnerReferences = deployutil.WithoutOwner(stored.OwnerReferences, del.UID)
+			stored.OwnerReferences = facts.WithoutOwner(stored.OwnerReferences, del.UID)
 			continue
 		}
 		var ref metav1.OwnerReference
@@ -346,7 +345,7 @@ func (f *Fake) PatchReplicaSet(_ context.Context, namespace, name string, pt typ
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 		owner := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: ref.Name, UID: ref.UID}}
-		stored.OwnerReferences = deployutil.WithControllerRef(stored.OwnerReferences, owner)
+		stored.OwnerReferences = facts.WithControllerRef(stored.OwnerReferences, owner)
 	}
 	f.stamp(&stored.ObjectMeta)
 	f.replicaSets[key(namespace, name)] = stored
@@ -439,30 +438,6 @@ func (f *Fake) updateDeployment(method string, d *appsv1.Deployment, merge func(
 	stored.UID = cur.UID
 	f.stamp(&stored.ObjectMeta)
 	f.deployments[key(d.Namespace, d.Name)] = stored
-	return answer(stored.DeepCopy(), k)
-}
-
-// PatchDeployment applies a JSON patch as [action.PatchDeployment.ApplyTo]
-// does, without precondition.
-func (f *Fake) PatchDeployment(_ context.Context, namespace, name string, pt types.PatchType, data []byte) (out *appsv1.Deployment, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	defer func() { f.record("PatchDeployment", namespace, name, "", version(out), err) }()
-	k := f.fault("PatchDeployment")
-	if err := refuse(k, dResource, name); err != nil {
-		return nil, err
-	}
-	cur, ok := f.deployments[key(namespace, name)]
-	if !ok {
-		return nil, apierrors.NewNotFound(dResource, name)
-	}
-	stored, perr := (&action.PatchDeployment{Namespace: namespace, Name: name, Type: pt, Patch: data}).ApplyTo(cur)
-	if perr != nil {
-		return nil, apierrors.NewBadRequest(perr.Error())
-	}
-	stored.UID = cur.UID
-	f.stamp(&stored.ObjectMeta)
-	f.deployments[key(namespace, name)] = stored
 	return answer(stored.DeepCopy(), k)
 }
 

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 func objects() (*appsv1.Deployment, *appsv1.ReplicaSet) {
@@ -106,7 +106,7 @@ func TestFake(t *testing.T) {
 			name: "adoption patch with another uid",
 			call: func(f *Fake) error {
 				d, _ := objects()
-				_, err := f.PatchReplicaSet(ctx, "ns", "web-1", types.StrategicMergePatchType, deployutil.AdoptPatch(d, "other"))
+				_, err := f.PatchReplicaSet(ctx, "ns", "web-1", types.StrategicMergePatchType, facts.AdoptPatch(d, "other"))
 				return err
 			},
 			errIs:  apierrors.IsInvalid,
@@ -117,13 +117,13 @@ func TestFake(t *testing.T) {
 			call: func(f *Fake) error {
 				d, _ := objects()
 				f.replicaSets["ns/web-1"].OwnerReferences = nil
-				if _, err := f.PatchReplicaSet(ctx, "ns", "web-1", types.StrategicMergePatchType, deployutil.AdoptPatch(d, "rs-uid")); err != nil {
+				if _, err := f.PatchReplicaSet(ctx, "ns", "web-1", types.StrategicMergePatchType, facts.AdoptPatch(d, "rs-uid")); err != nil {
 					return err
 				}
 				if ref := metav1.GetControllerOf(f.State("ns", "web").ReplicaSets[0]); ref == nil || ref.UID != "d-uid" {
 					t.Errorf("after the adoption the controller is %v", ref)
 				}
-				_, err := f.PatchReplicaSet(ctx, "ns", "web-1", types.StrategicMergePatchType, deployutil.ReleasePatch("rs-uid", "d-uid"))
+				_, err := f.PatchReplicaSet(ctx, "ns", "web-1", types.StrategicMergePatchType, facts.ReleasePatch("rs-uid", "d-uid"))
 				return err
 			},
 			check: func(t *testing.T, f *Fake) {

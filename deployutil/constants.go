@@ -2,7 +2,10 @@ package deployutil
 
 import appsv1 "k8s.io/api/apps/v1"
 
-// Annotations the controller reads and writes.
+// The annotations and the label the controller reads and writes on
+// Deployments and ReplicaSets. A user needs them to read what a plan
+// writes (a ReplicaSet's revision, say), to build ReplicaSets in tests as a
+// cluster holds them, or to request the deprecated rollback.
 const (
 	// RevisionAnnotation holds a ReplicaSet's rollout sequence number; the
 	// Deployment carries its new ReplicaSet's revision.
@@ -19,53 +22,10 @@ const (
 	// RollbackToAnnotation is the deprecated rollback request ("0" means the
 	// previous revision).
 	RollbackToAnnotation = appsv1.DeprecatedRollbackTo
-	// LastAppliedConfigAnnotation is kubectl's; it is never copied to
-	// ReplicaSets.
-	LastAppliedConfigAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 	// ChangeCauseAnnotation is set by kubectl --record; the controller copies
-	// it like any other annotation.
+	// it like any other annotation, and `kubectl rollout history` shows it.
 	ChangeCauseAnnotation = "kubernetes.io/change-cause"
 	// PodTemplateHashLabel is the label that ties a ReplicaSet and its pods to
 	// one pod template.
 	PodTemplateHashLabel = appsv1.DefaultDeploymentUniqueLabelKey
 )
-
-// Reasons of the Deployment's conditions.
-const (
-	ReasonReplicaSetUpdated          = "ReplicaSetUpdated"
-	ReasonReplicaSetCreateError      = "ReplicaSetCreateError"
-	ReasonNewReplicaSetCreated       = "NewReplicaSetCreated"
-	ReasonFoundNewReplicaSet         = "FoundNewReplicaSet"
-	ReasonNewReplicaSetAvailable     = "NewReplicaSetAvailable"
-	ReasonProgressDeadlineExceeded   = "ProgressDeadlineExceeded"
-	ReasonDeploymentPaused           = "DeploymentPaused"
-	ReasonDeploymentResumed          = "DeploymentResumed"
-	ReasonMinimumReplicasAvailable   = "MinimumReplicasAvailable"
-	ReasonMinimumReplicasUnavailable = "MinimumReplicasUnavailable"
-)
-
-// Reasons of the events the controller records on a Deployment.
-const (
-	EventSelectingAll              = "SelectingAll"
-	EventScalingReplicaSet         = "ScalingReplicaSet"
-	EventReplicaSetCreateError     = "ReplicaSetCreateError"
-	EventRollbackDone              = "DeploymentRollback"
-	EventRollbackRevisionNotFound  = "DeploymentRollbackRevisionNotFound"
-	EventRollbackTemplateUnchanged = "DeploymentRollbackTemplateUnchanged"
-)
-
-// MaxRevisionHistoryChars is the length limit upstream applies to the
-// revision-history annotation.
-const MaxRevisionHistoryChars = 2000
-
-// skippedAnnotations are never copied from a Deployment to its ReplicaSets,
-// and are kept on the Deployment when a rollback copies a ReplicaSet's
-// annotations back.
-func isSkippedAnnotation(key string) bool {
-	switch key {
-	case LastAppliedConfigAnnotation, RevisionAnnotation, RevisionHistoryAnnotation,
-		DesiredReplicasAnnotation, MaxReplicasAnnotation, RollbackToAnnotation:
-		return true
-	}
-	return false
-}

@@ -19,7 +19,9 @@ import (
 //     matter because the pod-template-hash is computed over the defaulted
 //     template.
 //
-// Fields already set are kept. The argument is not modified.
+// Fields already set are kept. The argument is not modified. A user needs it
+// for manifests read from files: Sync refuses the nil fields an apiserver
+// would have filled, and the hash is computed over the defaulted template.
 func SetDefaults(d *appsv1.Deployment) *appsv1.Deployment {
 	d = d.DeepCopy()
 	s := &d.Spec
@@ -51,7 +53,8 @@ func SetDefaults(d *appsv1.Deployment) *appsv1.Deployment {
 }
 
 // SetReplicaSetDefaults returns a copy of a ReplicaSet with apps/v1
-// defaults: spec.replicas 1 and the pod template's defaults.
+// defaults: spec.replicas 1 and the pod template's defaults, for ReplicaSet
+// manifests read from files, as [SetDefaults] for Deployments.
 func SetReplicaSetDefaults(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	rs = rs.DeepCopy()
 	if rs.Spec.Replicas == nil {
@@ -67,7 +70,8 @@ func SetReplicaSetDefaults(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
 // schedulerName default-scheduler, and for each container the termination
 // message path and policy, the image pull policy (Always for a ":latest"
 // or untagged image, IfNotPresent otherwise), port protocols and probe
-// timings.
+// timings. A user needs it to build a template that hashes as the
+// apiserver's copy of it does (see [ComputeHash]).
 func SetPodTemplateDefaults(t *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	t = t.DeepCopy()
 	setPodTemplateDefaults(t)

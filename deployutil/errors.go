@@ -7,10 +7,13 @@ import (
 
 // ErrInvalidInput is matched (with [errors.Is]) by every [*InputError]:
 // input an apps/v1 apiserver would not have accepted (or would have
-// defaulted), or that is not a snapshot of one.
+// defaulted), or that is not a snapshot of one. Every caller of Sync tells
+// this error (fix the input, do not retry) from the others; the root
+// package's deploysync.ErrInvalidInput is the same value.
 var ErrInvalidInput = errors.New("invalid input")
 
-// ErrorKind says what is wrong with a field.
+// ErrorKind says what is wrong with a field ([InputError.Kind]), for callers
+// that report bad input field by field.
 type ErrorKind string
 
 // The kinds of [InputError]. They complete the sentence "the field is ...".
@@ -26,7 +29,9 @@ const (
 )
 
 // InputError names the object, the field and the value that make an input
-// unusable, says why, and names the apiserver rule it mirrors.
+// unusable, says why, and names the apiserver rule it mirrors. It is the
+// error of every entry point given bad input (deploysync.InputError is an
+// alias of it); a user reads its fields to point at what to fix.
 type InputError struct {
 	// Object is the kind and namespace/name of the object, for example
 	// "Deployment default/web" or "ReplicaSet default/web-6bcddfc897"; for

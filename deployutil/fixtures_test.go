@@ -72,24 +72,3 @@ func replicaSetOf(d *appsv1.Deployment, name, hash string, created metav1.Time) 
 		},
 	}
 }
-
-// rollingDeployment is a RollingUpdate Deployment with the given replicas
-// and fenceposts, and nothing else set.
-func rollingDeployment(replicas int32, maxSurge, maxUnavailable intstr.IntOrString) *appsv1.Deployment {
-	return &appsv1.Deployment{Spec: appsv1.DeploymentSpec{
-		Replicas: ptr.To(replicas),
-		Strategy: appsv1.DeploymentStrategy{
-			Type:          appsv1.RollingUpdateDeploymentStrategyType,
-			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &maxSurge, MaxUnavailable: &maxUnavailable},
-		},
-	}}
-}
-
-// names lists the names of ReplicaSets, for readable comparisons.
-func names(rss []*appsv1.ReplicaSet) []string {
-	var out []string
-	for _, rs := range rss {
-		out = append(out, rs.Name)
-	}
-	return out
-}

@@ -23,6 +23,8 @@ import (
 //
 // The result depends on the exact Go types of k8s.io/api v0.37.2 and on the
 // template's in-memory shape: hash templates as an apiserver returns them.
+// A user needs it to predict the name of the ReplicaSet a rollout will
+// create (with [ReplicaSetName]) or to check a ReplicaSet's hash label.
 func ComputeHash(template *corev1.PodTemplateSpec, collisionCount *int32) string {
 	h := fnvString(fnvOffset32, dump.ForHash(*template))
 	if collisionCount != nil {
@@ -50,7 +52,9 @@ func fnvString(h uint32, s string) uint32 {
 
 // ReplicaSetName returns the name of a Deployment's ReplicaSet for a hash:
 // "<deployment>-<hash>", with the Deployment name cut short if the whole
-// would exceed 253 characters. The hash is never cut.
+// would exceed 253 characters. The hash is never cut. With [ComputeHash] it
+// names the ReplicaSet a plan creates, so a user can look it up or build it
+// in a test.
 func ReplicaSetName(deploymentName, hash string) string {
 	room := validation.DNS1123SubdomainMaxLength - 1 - len(hash)
 	if len(deploymentName) > room && room > 0 {

@@ -127,7 +127,7 @@ func TestComputeHashNoCollisions(t *testing.T) {
 }
 
 // TestReplicaSetName restates upstream's TestGenerateReplicaSetName (4
-// rows) and the names of the reference's Appendix A.
+// rows) and a few names at the length limits.
 func TestReplicaSetName(t *testing.T) {
 	tests := []struct {
 		name       string

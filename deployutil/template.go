@@ -12,7 +12,8 @@ import (
 // once the pod-template-hash label is ignored: nil and empty maps and slices
 // are equal, quantities compare by value, times as instants — the rules of
 // k8s.io/apimachinery's equality.Semantic, which upstream uses. This is how
-// the new ReplicaSet is recognised — never by name or hash.
+// the new ReplicaSet is recognised — never by name or hash — and what a user
+// needs to tell whether a ReplicaSet runs a given template.
 //
 // Neither template is copied or modified. Templates that differ in their
 // containers' names or images, or in their labels, are told apart without
@@ -88,7 +89,9 @@ func equalLabelsIgnoringHash(a, b map[string]string) bool {
 
 // FindNewReplicaSet returns the Deployment's new ReplicaSet: the oldest of
 // rss (by creation time, then name) whose template equals the Deployment's
-// ignoring the hash label (see [EqualIgnoreHash]), or nil.
+// ignoring the hash label (see [EqualIgnoreHash]), or nil. A user needs it to
+// tell which ReplicaSet a Deployment's current template runs in, as the
+// controller tells it.
 //
 // Upstream sorts the list and takes the first match; the oldest match is the
 // same ReplicaSet, found here in one pass without allocating, and without
@@ -104,18 +107,4 @@ func FindNewReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) *appsv1.R
 		}
 	}
 	return found
-}
-
-// SplitReplicaSets returns the Deployment's new ReplicaSet (nil if none) and
-// all the others, oldest first, including those scaled to zero. Old
-// ReplicaSets are told apart from the new one by UID.
-func SplitReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) {
-	newRS = FindNewReplicaSet(d, rss)
-	for _, rs := range SortedByCreation(rss) {
-		if newRS != nil && rs.UID == newRS.UID {
-			continue
-		}
-		old = append(old, rs)
-	}
-	return newRS, old
 }

@@ -18,6 +18,7 @@ import (
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -258,7 +259,7 @@ func complete(d *appsv1.Deployment, rss []appsv1.ReplicaSet) bool {
 	n := *d.Spec.Replicas
 	s := d.Status
 	c := deployutil.GetCondition(s, appsv1.DeploymentProgressing)
-	if s.Replicas != n || s.UpdatedReplicas != n || s.AvailableReplicas != n || c == nil || c.Reason != deployutil.ReasonNewReplicaSetAvailable {
+	if s.Replicas != n || s.UpdatedReplicas != n || s.AvailableReplicas != n || c == nil || c.Reason != action.ReasonNewReplicaSetAvailable {
 		return false
 	}
 	if s.TerminatingReplicas != nil && *s.TerminatingReplicas != 0 {

@@ -123,4 +123,3 @@ func writeKubeconfig(t *testing.T, cfg *restclient.Config) string {
 	}
 	return path
 }
-

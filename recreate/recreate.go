@@ -8,17 +8,18 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // ScaleDownOld decides to scale every old ReplicaSet that still has replicas
 // to zero, in the given order.
-func ScaleDownOld(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []deployutil.Scale {
-	var out []deployutil.Scale
+func ScaleDownOld(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []deployutil.Resize {
+	var out []deployutil.Resize
 	for _, rs := range old {
 		if *rs.Spec.Replicas == 0 {
 			continue
 		}
-		if s, ok := deployutil.ScaleReplicaSet(rs, 0, d, false, fmt.Sprintf(
+		if s, ok := facts.ScaleReplicaSet(rs, 0, d, false, fmt.Sprintf(
 			"scale down old ReplicaSet %s %d→0: Recreate stops every old pod before starting new ones", rs.Name, *rs.Spec.Replicas)); ok {
 			out = append(out, s)
 		}
@@ -38,7 +39,7 @@ func ScaleDownOld(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []deployutil.S
 // ReplicaSets (by each pod's controller reference): pods[rs.UID] holds the pods rs controls. Pods
 // under other keys are not looked at.
 func OldPodsRunning(old []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (bool, string) {
-	if n := deployutil.StatusReplicas(old); n > 0 {
+	if n := facts.StatusReplicas(old); n > 0 {
 		return true, fmt.Sprintf("old ReplicaSets still report %d pods", n)
 	}
 	for _, rs := range old {
@@ -62,7 +63,7 @@ func OldPodsRunning(old []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) 
 
 // ScaleUpNew decides to run the new ReplicaSet at spec.replicas; ok is false
 // when it already does.
-func ScaleUpNew(d *appsv1.Deployment, newRS *appsv1.ReplicaSet) (deployutil.Scale, bool) {
-	return deployutil.ScaleReplicaSet(newRS, *d.Spec.Replicas, d, false, fmt.Sprintf(
+func ScaleUpNew(d *appsv1.Deployment, newRS *appsv1.ReplicaSet) (deployutil.Resize, bool) {
+	return facts.ScaleReplicaSet(newRS, *d.Spec.Replicas, d, false, fmt.Sprintf(
 		"scale up new ReplicaSet %s %d→%d: no old pod runs any more", newRS.Name, *newRS.Spec.Replicas, *d.Spec.Replicas))
 }

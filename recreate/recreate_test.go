@@ -137,7 +137,7 @@ func TestOldPodsRunning(t *testing.T) {
 
 		{name: "terminating", old: []*appsv1.ReplicaSet{rs1()},
 			pods: map[types.UID][]*corev1.Pod{"uid-1": {terminating}}, want: true,
-			reason: "reference §2.4: the phase alone decides; a terminating pod still Running blocks the new ReplicaSet"},
+			reason: "upstream counts pods by phase: the phase alone decides; a terminating pod still Running blocks the new ReplicaSet"},
 		{name: "pods of the new ReplicaSet", old: []*appsv1.ReplicaSet{rs1()},
 			pods: map[types.UID][]*corev1.Pod{"uid-1": {}, "uid-new": {pod(corev1.PodRunning)}}, want: false,
 			reason: "upstream skips the new ReplicaSet's pods; they are not under an old ReplicaSet"},

@@ -6,6 +6,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Deletion is an old ReplicaSet that history cleanup deletes.
@@ -20,8 +21,8 @@ type Deletion struct {
 //  1. No limit (nil or MaxInt32): nothing.
 //  2. Only ReplicaSets not already being deleted count; if there are no more
 //     of them than the limit, nothing.
-//  3. They are sorted by revision, oldest first (see
-//     [deployutil.SortedByRevision]), and the first len−limit are visited.
+//  3. They are sorted by revision, oldest first (unparseable
+//     revisions by creation), and the first len−limit are visited.
 //  4. A visited ReplicaSet is deleted only if it is fully scaled down and its
 //     controller has seen that (spec and status replicas 0, observed
 //     generation current); otherwise it is skipped and the next one is NOT
@@ -31,7 +32,7 @@ type Deletion struct {
 // order, or newest first after a scaling decision): with revisions that do
 // not parse, the sort depends on it.
 func Cleanup(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []Deletion {
-	if !deployutil.HasRevisionHistoryLimit(d) {
+	if !facts.HasRevisionHistoryLimit(d) {
 		return nil
 	}
 	var alive []*appsv1.ReplicaSet
@@ -46,7 +47,7 @@ func Cleanup(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []Deletion {
 		return nil
 	}
 	var out []Deletion
-	for _, rs := range deployutil.SortedByRevision(alive)[:excess] {
+	for _, rs := range facts.SortedByRevision(alive)[:excess] {
 		if rs.Status.Replicas != 0 || *rs.Spec.Replicas != 0 || rs.Generation > rs.Status.ObservedGeneration || rs.DeletionTimestamp != nil {
 			continue
 		}

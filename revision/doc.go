@@ -1,9 +1,9 @@
-// Package revision handles the Deployment's revisions: the revision numbers
-// the controller writes on ReplicaSets, the revision-history annotation,
-// which old ReplicaSets to delete past revisionHistoryLimit, the deprecated
-// rollback annotation, the revision list `kubectl rollout history` shows
-// ([History], [HistoryText]), and the patch `kubectl rollout undo` sends
-// ([Undo]).
+// Package revision handles what the Deployment controller does with
+// revisions: the revision numbers it writes on ReplicaSets, the
+// revision-history annotation, which old ReplicaSets to delete past
+// revisionHistoryLimit, and the deprecated rollback annotation. kubectl's
+// view of revisions (`kubectl rollout history` and `undo`) is in the
+// kubectl package.
 //
 // A revision is the number in a ReplicaSet's
 // deployment.kubernetes.io/revision annotation. A missing annotation counts

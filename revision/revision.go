@@ -7,6 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Max returns the highest revision among the ReplicaSets (0 for none);
@@ -48,20 +49,21 @@ func Last(rss []*appsv1.ReplicaSet) int64 {
 // The rules, in order:
 //
 //  1. Every annotation of the Deployment is copied, except those the
-//     controller manages (see [deployutil.CopyDeploymentAnnotations]).
+//     controller manages (revision, revision-history, desired-replicas,
+//     max-replicas, last-applied-configuration, the rollback request).
 //  2. If the ReplicaSet's revision does not parse, stop: changed is false
 //     even if step 1 changed something (as upstream; the copies still ride
 //     along with any other write).
 //  3. If its revision is lower than next, it becomes next, and — if it had a
 //     revision — the old one is appended to revision-history, dropping the
 //     oldest entries to stay within historyLimit characters (upstream uses
-//     [deployutil.MaxRevisionHistoryChars]).
+//     2000).
 //  4. For a ReplicaSet being created (exists false), desired-replicas and
 //     max-replicas are set.
 //
 // The ReplicaSet is not modified; the result is a new map.
 func NewReplicaSetAnnotations(d *appsv1.Deployment, rs *appsv1.ReplicaSet, next int64, exists bool, historyLimit int) (map[string]string, bool) {
-	ann, changed := deployutil.CopyDeploymentAnnotations(d, rs.Annotations)
+	ann, changed := facts.CopyDeploymentAnnotations(d, rs.Annotations)
 	oldText, had := ann[deployutil.RevisionAnnotation]
 	old, err := strconv.ParseInt(oldText, 10, 64)
 	if err != nil {
@@ -81,7 +83,7 @@ func NewReplicaSetAnnotations(d *appsv1.Deployment, rs *appsv1.ReplicaSet, next 
 	}
 	if !exists {
 		var c bool
-		ann, c = deployutil.WithReplicasAnnotations(ann, *d.Spec.Replicas, deployutil.MaxReplicas(d))
+		ann, c = facts.WithReplicasAnnotations(ann, *d.Spec.Replicas, facts.MaxReplicas(d))
 		changed = changed || c
 	}
 	return ann, changed

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/revision"
 )
@@ -146,10 +147,10 @@ func TestNewReplicaSetAnnotationsLongHistory(t *testing.T) {
 	rs := replicaSet("foo-1", 0, 0, 0, "601")
 	rs.Annotations[deployutil.RevisionHistoryAnnotation] = history
 	frozen := testutil.Freeze(t, d, rs)
-	got, _ := revision.NewReplicaSetAnnotations(d, rs, 602, true, deployutil.MaxRevisionHistoryChars)
+	got, _ := revision.NewReplicaSetAnnotations(d, rs, 602, true, facts.MaxRevisionHistoryChars)
 	frozen.Check(t)
 	h := got[deployutil.RevisionHistoryAnnotation]
-	if len(h) > deployutil.MaxRevisionHistoryChars || !strings.HasSuffix(h, ",600,601") || strings.HasPrefix(h, "1,") {
+	if len(h) > facts.MaxRevisionHistoryChars || !strings.HasSuffix(h, ",600,601") || strings.HasPrefix(h, "1,") {
 		t.Errorf("history of %d characters %q…%q: want at most 2000, oldest entries dropped, 601 appended", len(h), h[:10], h[len(h)-10:])
 	}
 }

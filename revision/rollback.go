@@ -22,11 +22,11 @@ type eventMessage string
 
 func (e eventMessage) Error() string { return string(e) }
 
-// RollbackTo reads the deprecated rollback annotation
+// RollbackRequest reads the deprecated rollback annotation
 // (deprecated.deployment.rollback.to). ok is false when it is missing, empty
 // or not an integer: upstream ignores such a request. Negative revisions are
 // returned as they are (they will not be found).
-func RollbackTo(d *appsv1.Deployment) (rev int64, ok bool) {
+func RollbackRequest(d *appsv1.Deployment) (rev int64, ok bool) {
 	v := d.Annotations[deployutil.RollbackToAnnotation]
 	if v == "" {
 		return 0, false

@@ -14,7 +14,7 @@ import (
 	"github.com/deploysync/deploysync/revision"
 )
 
-func TestRollbackTo(t *testing.T) {
+func TestRollbackRequest(t *testing.T) {
 	tests := []struct {
 		name   string
 		value  *string
@@ -39,10 +39,10 @@ func TestRollbackTo(t *testing.T) {
 				d.Annotations[deployutil.RollbackToAnnotation] = *tt.value
 			}
 			frozen := testutil.Freeze(t, d)
-			got, ok := revision.RollbackTo(d)
+			got, ok := revision.RollbackRequest(d)
 			frozen.Check(t)
 			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("RollbackTo = %d, %v; want %d, %v (%s)", got, ok, tt.want, tt.wantOK, tt.reason)
+				t.Errorf("RollbackRequest = %d, %v; want %d, %v (%s)", got, ok, tt.want, tt.wantOK, tt.reason)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Limit bounds a RollingUpdate: the new ReplicaSet holds at most Max
@@ -45,10 +46,10 @@ func (l Limit) String() string { return l.Name }
 // old are all old ReplicaSets; allRSs is old and newRS. Reasons name the
 // limit when it decided the size. d must be a RollingUpdate Deployment
 // with l.Max < spec.replicas.
-func LimitStep(d *appsv1.Deployment, allRSs, old []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, l Limit) (scales []deployutil.Scale, err error) {
+func LimitStep(d *appsv1.Deployment, allRSs, old []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, l Limit) (scales []deployutil.Resize, err error) {
 	replicas, cur := *d.Spec.Replicas, *newRS.Spec.Replicas
 	if cur < l.Max {
-		n, err := deployutil.NewReplicaSetReplicas(d, allRSs, newRS)
+		n, err := facts.NewReplicaSetReplicas(d, allRSs, newRS)
 		if err != nil {
 			return nil, err
 		}
@@ -57,23 +58,23 @@ func LimitStep(d *appsv1.Deployment, allRSs, old []*appsv1.ReplicaSet, newRS *ap
 			why += fmt.Sprintf("; %s holds it at %d", l, l.Max)
 			n = l.Max
 		}
-		if s, ok := deployutil.ScaleReplicaSet(newRS, n, d, false, why); ok {
-			return []deployutil.Scale{s}, nil
+		if s, ok := facts.ScaleReplicaSet(newRS, n, d, false, why); ok {
+			return []deployutil.Resize{s}, nil
 		}
 	}
-	active := deployutil.FilterActive(old)
+	active := facts.FilterActive(old)
 	keep := replicas - l.Max
-	if have := deployutil.SpecReplicas(active); cur >= l.Max && have < keep {
+	if have := facts.SpecReplicas(active); cur >= l.Max && have < keep {
 		if s, ok := growOld(d, allRSs, old, active, keep-have, l); ok {
-			return []deployutil.Scale{s}, nil
+			return []deployutil.Resize{s}, nil
 		}
 	}
 	if cur > l.Max {
 		if s, ok := shrinkNew(d, allRSs, newRS, l); ok {
-			return []deployutil.Scale{s}, nil
+			return []deployutil.Resize{s}, nil
 		}
 	}
-	have := deployutil.SpecReplicas(active)
+	have := facts.SpecReplicas(active)
 	if have <= keep {
 		return nil, nil
 	}
@@ -84,20 +85,20 @@ func LimitStep(d *appsv1.Deployment, allRSs, old []*appsv1.ReplicaSet, newRS *ap
 
 // growOld grows the old ReplicaSet to refill by up to want replicas,
 // within maxSurge.
-func growOld(d *appsv1.Deployment, allRSs, old, active []*appsv1.ReplicaSet, want int32, l Limit) (deployutil.Scale, bool) {
+func growOld(d *appsv1.Deployment, allRSs, old, active []*appsv1.ReplicaSet, want int32, l Limit) (deployutil.Resize, bool) {
 	target := refillTarget(old)
 	if target == nil {
-		return deployutil.Scale{}, false
+		return deployutil.Resize{}, false
 	}
-	total, maxTotal := deployutil.SpecReplicas(allRSs), deployutil.MaxReplicas(d)
+	total, maxTotal := facts.SpecReplicas(allRSs), facts.MaxReplicas(d)
 	n := min(want, maxTotal-total)
 	if n <= 0 {
-		return deployutil.Scale{}, false
+		return deployutil.Resize{}, false
 	}
 	from := *target.Spec.Replicas
-	return deployutil.ScaleReplicaSet(target, from+n, d, false, fmt.Sprintf(
+	return facts.ScaleReplicaSet(target, from+n, d, false, fmt.Sprintf(
 		"scale up old ReplicaSet %s %d→%d: %s leaves %d replicas to the old ReplicaSets and they have %d; maxSurge %d allows %d pods, %d exist",
-		target.Name, from, from+n, l, *d.Spec.Replicas-l.Max, deployutil.SpecReplicas(active), deployutil.MaxSurge(d), maxTotal, total))
+		target.Name, from, from+n, l, *d.Spec.Replicas-l.Max, facts.SpecReplicas(active), facts.MaxSurge(d), maxTotal, total))
 }
 
 // refillTarget returns the old ReplicaSet that LimitStep grows when the
@@ -106,7 +107,7 @@ func growOld(d *appsv1.Deployment, allRSs, old, active []*appsv1.ReplicaSet, wan
 // highest revision (the version the Deployment ran before this rollout);
 // nil if there is no old ReplicaSet.
 func refillTarget(old []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
-	if rs := highestRevision(deployutil.FilterActive(old)); rs != nil {
+	if rs := highestRevision(facts.FilterActive(old)); rs != nil {
 		return rs
 	}
 	return highestRevision(old)
@@ -116,26 +117,26 @@ func highestRevision(rss []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	if len(rss) == 0 {
 		return nil
 	}
-	sorted := deployutil.SortedByRevision(rss)
+	sorted := facts.SortedByRevision(rss)
 	return sorted[len(sorted)-1]
 }
 
 // shrinkNew takes the new ReplicaSet toward l.Max: unavailable replicas
 // first (removing them costs no availability), then available ones while
 // more than replicas − maxUnavailable pods stay available.
-func shrinkNew(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, l Limit) (deployutil.Scale, bool) {
+func shrinkNew(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, l Limit) (deployutil.Resize, bool) {
 	cur := *newRS.Spec.Replicas
 	excess := cur - l.Max
 	avail := min(newRS.Status.AvailableReplicas, cur)
 	unhealthy := min(cur-avail, excess)
-	minAvailable := *d.Spec.Replicas - deployutil.MaxUnavailable(d)
-	available := deployutil.AvailableReplicas(allRSs)
+	minAvailable := *d.Spec.Replicas - facts.MaxUnavailable(d)
+	available := facts.AvailableReplicas(allRSs)
 	healthy := min(excess-unhealthy, max(available-minAvailable, 0), avail)
 	n := unhealthy + healthy
 	if n <= 0 {
-		return deployutil.Scale{}, false
+		return deployutil.Resize{}, false
 	}
-	return deployutil.ScaleReplicaSet(newRS, cur-n, d, false, fmt.Sprintf(
+	return facts.ScaleReplicaSet(newRS, cur-n, d, false, fmt.Sprintf(
 		"scale down new ReplicaSet %s %d→%d: %s is below its size; %d of its replicas are unavailable, %d pods are available and %d must stay (replicas %d − maxUnavailable %d)",
-		newRS.Name, cur, cur-n, l, cur-avail, available, minAvailable, *d.Spec.Replicas, deployutil.MaxUnavailable(d)))
+		newRS.Name, cur, cur-n, l, cur-avail, available, minAvailable, *d.Spec.Replicas, facts.MaxUnavailable(d)))
 }

@@ -6,6 +6,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // ScaleNew decides the new ReplicaSet's size, by these rules in order:
@@ -14,31 +15,31 @@ import (
 //  2. Larger than spec.replicas: shrink it to spec.replicas.
 //  3. Smaller: grow it by what maxSurge leaves room for above spec.replicas,
 //     counting the spec of every ReplicaSet in allRSs, but not past
-//     spec.replicas (see [deployutil.NewReplicaSetReplicas]).
+//     spec.replicas.
 //
 // ok is false when nothing is written.
-func ScaleNew(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (s deployutil.Scale, ok bool, err error) {
+func ScaleNew(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (s deployutil.Resize, ok bool, err error) {
 	want, cur := *d.Spec.Replicas, *newRS.Spec.Replicas
 	switch {
 	case cur == want:
-		return deployutil.Scale{}, false, nil
+		return deployutil.Resize{}, false, nil
 	case cur > want:
-		s, ok = deployutil.ScaleReplicaSet(newRS, want, d, false,
+		s, ok = facts.ScaleReplicaSet(newRS, want, d, false,
 			fmt.Sprintf("scale down new ReplicaSet %s %d→%d: the Deployment wants %d replicas", newRS.Name, cur, want, want))
 		return s, ok, nil
 	}
-	n, err := deployutil.NewReplicaSetReplicas(d, allRSs, newRS)
+	n, err := facts.NewReplicaSetReplicas(d, allRSs, newRS)
 	if err != nil {
-		return deployutil.Scale{}, false, err
+		return deployutil.Resize{}, false, err
 	}
-	s, ok = deployutil.ScaleReplicaSet(newRS, n, d, false, growReason(d, allRSs, newRS, n))
+	s, ok = facts.ScaleReplicaSet(newRS, n, d, false, growReason(d, allRSs, newRS, n))
 	return s, ok, nil
 }
 
 func growReason(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, n int32) string {
 	cur := *newRS.Spec.Replicas
 	return fmt.Sprintf("scale up new ReplicaSet %s %d→%d: maxSurge %d allows %d pods, %d exist",
-		newRS.Name, cur, n, deployutil.MaxSurge(d), deployutil.MaxReplicas(d), deployutil.SpecReplicas(allRSs))
+		newRS.Name, cur, n, facts.MaxSurge(d), facts.MaxReplicas(d), facts.SpecReplicas(allRSs))
 }
 
 // ScaleDownOld decides how the active old ReplicaSets shrink, in two phases:
@@ -60,7 +61,7 @@ func growReason(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1
 // The arithmetic is upstream's, in int32: sums of ReplicaSet sizes, the room
 // and the total scaled down wrap around above 2³¹−1 (a wrapped total that
 // comes out negative reports scaled false, as upstream's).
-func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (scales []deployutil.Scale, scaled bool) {
+func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) (scales []deployutil.Resize, scaled bool) {
 	return scaleDownOld(d, allRSs, activeOld, newRS, nil)
 }
 
@@ -88,17 +89,17 @@ func (c *oldCap) note(capped bool) string {
 	return "; " + c.why
 }
 
-func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, limit *oldCap) (scales []deployutil.Scale, scaled bool) {
-	if deployutil.SpecReplicas(activeOld) == 0 {
+func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, limit *oldCap) (scales []deployutil.Resize, scaled bool) {
+	if facts.SpecReplicas(activeOld) == 0 {
 		return nil, false
 	}
-	minAvailable := *d.Spec.Replicas - deployutil.MaxUnavailable(d)
+	minAvailable := *d.Spec.Replicas - facts.MaxUnavailable(d)
 	newUnavailable := *newRS.Spec.Replicas - newRS.Status.AvailableReplicas
-	room := deployutil.SpecReplicas(allRSs) - minAvailable - newUnavailable
+	room := facts.SpecReplicas(allRSs) - minAvailable - newUnavailable
 	if room <= 0 {
 		return nil, false
 	}
-	old := deployutil.SortedByCreation(activeOld)
+	old := facts.SortedByCreation(activeOld)
 	var cleaned int32
 	for i, rs := range old {
 		if cleaned >= room {
@@ -116,7 +117,7 @@ func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 		if capped && n == 0 {
 			break
 		}
-		s, ok := deployutil.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
+		s, ok := facts.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
 			"scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go%s",
 			rs.Name, spec, spec-n, spec-avail, room, limit.note(capped)))
 		if ok {
@@ -125,13 +126,13 @@ func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 		}
 		cleaned += n
 	}
-	available := deployutil.AvailableReplicas(append(old[:len(old):len(old)], newRS))
+	available := facts.AvailableReplicas(append(old[:len(old):len(old)], newRS))
 	if available <= minAvailable {
 		return scales, cleaned > 0
 	}
 	budget := available - minAvailable
 	var shrunk int32
-	for _, rs := range deployutil.SortedByCreation(old) {
+	for _, rs := range facts.SortedByCreation(old) {
 		if shrunk >= budget {
 			break
 		}
@@ -144,9 +145,9 @@ func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 		if capped && n == 0 {
 			break
 		}
-		s, ok := deployutil.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
+		s, ok := facts.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
 			"scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)%s",
-			rs.Name, spec, spec-n, available, minAvailable, *d.Spec.Replicas, deployutil.MaxUnavailable(d), limit.note(capped)))
+			rs.Name, spec, spec-n, available, minAvailable, *d.Spec.Replicas, facts.MaxUnavailable(d), limit.note(capped)))
 		if ok {
 			scales = append(scales, s)
 		}

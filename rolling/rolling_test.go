@@ -244,7 +244,7 @@ func TestScaleDownHealthy(t *testing.T) {
 				return rs
 			}()}, newRS: replicaSet("foo-new", 0, 0),
 			wantWrites: []write{{"foo-a", 2, 1}}, wantScaled: false,
-			reason: "reference §8.5: an old ReplicaSet with more available than its spec stops the cleanup with an error upstream swallows; the write before it stands, the rest of the pass is skipped"},
+			reason: "upstream's swallowed cleanup error: an old ReplicaSet with more available than its spec stops the cleanup with an error upstream swallows; the write before it stands, the rest of the pass is skipped"},
 		{name: "oldest first", replicas: 4, unav: 2,
 			old: []*appsv1.ReplicaSet{replicaSet("foo-b", 3, 3), replicaSet("foo-a", 1, 1)}, newRS: replicaSet("foo-new", 0, 0),
 			wantWrites: []write{{"foo-a", 1, 0}, {"foo-b", 3, 2}}, wantScaled: true,

@@ -11,7 +11,7 @@ import (
 // A Deployment in the middle of a rollout is scaled from 7 to 10 replicas:
 // its three ReplicaSets (sized for 7) share the 3 new replicas in
 // proportion to their sizes, the leftover going to the largest.
-func ExampleScale() {
+func ExampleResizes() {
 	d := deployment(10, 0, 1)
 	newRS := replicaSet("foo-v3", 2, newTime, 7, 0)
 	old := []*appsv1.ReplicaSet{ // newest first
@@ -19,7 +19,7 @@ func ExampleScale() {
 		replicaSet("foo-v1", 2, olderTime, 7, 0),
 	}
 	if scaling.IsScalingEvent(d, newRS, old) {
-		for _, s := range scaling.Scale(d, newRS, old, scaling.Fixes{}) {
+		for _, s := range scaling.Resizes(d, newRS, old, scaling.Fixes{}) {
 			fmt.Printf("%s: %d → %d\n", s.To.Name, *s.From.Spec.Replicas, *s.To.Spec.Replicas)
 		}
 	}

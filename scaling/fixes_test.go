@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/scaling"
 )
@@ -27,7 +28,7 @@ type written struct {
 func scaleAll(t *testing.T, d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes scaling.Fixes) []written {
 	t.Helper()
 	frozen := testutil.Freeze(t, d, newRS, old)
-	scales := scaling.Scale(d, newRS, old, fixes)
+	scales := scaling.Resizes(d, newRS, old, fixes)
 	frozen.Check(t)
 	var out []written
 	for _, s := range scales {
@@ -69,7 +70,7 @@ func TestScaleStaleDesiredReplicas(t *testing.T) {
 			off:        nil,
 			on:         []written{{Name: "foo-v1", Replicas: 3, Desired: "3", Max: "3"}},
 			whyHasWith: `desired-replicas ("2") and max-replicas ("2") annotations are stale; they become 3 and 3`,
-			reason:     "reference B.7 / §8.16: upstream leaves desired-replicas 2 on the 3-replica ReplicaSet, so every sync is a scaling event; the fix writes 3 (max 3 + 0 surge) at the same size, without a resize"},
+			reason:     "the stale desired-replicas bug (kubernetes/kubernetes#102551): upstream leaves desired-replicas 2 on the 3-replica ReplicaSet, so every sync is a scaling event; the fix writes 3 (max 3 + 0 surge) at the same size, without a resize"},
 		{name: "new ReplicaSet sized, desired stale, surge 1",
 			d: deployment(3, 1, 1), newRS: annotated(replicaSet("foo-v2", 3, newTime, 0, 0), "2", "3"),
 			off:        nil,
@@ -233,7 +234,7 @@ func TestProportionsUnhealthyFirst(t *testing.T) {
 					if want := itoa(*tt.d.Spec.Replicas); w.Desired != want {
 						t.Errorf("%s: %s desired-replicas %q, want %q", c.label, w.Name, w.Desired, want)
 					}
-					if want := itoa(deployutil.MaxReplicas(tt.d)); w.Max != want {
+					if want := itoa(facts.MaxReplicas(tt.d)); w.Max != want {
 						t.Errorf("%s: %s max-replicas %q, want %q", c.label, w.Name, w.Max, want)
 					}
 					if part, ok := tt.whyHas[w.Name]; ok && c.fixes.UnhealthyFirst && !strings.Contains(w.Explanation, part) {

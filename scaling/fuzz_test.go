@@ -7,7 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/scaling"
@@ -27,20 +27,20 @@ func FuzzProportions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := gen.Valid(gen.NewBytes(data))
 		d := c.State.Deployment
-		if deployutil.IsSelectingAll(d) || !deployutil.IsRollingUpdate(d) {
+		if facts.IsSelectingAll(d) || !facts.IsRollingUpdate(d) {
 			return
 		}
-		newRS, old := deployutil.SplitReplicaSets(d, c.State.ReplicaSets)
-		old = deployutil.SortedByCreationNewestFirst(old)
+		newRS, old := facts.SplitReplicaSets(d, c.State.ReplicaSets)
+		old = facts.SortedByCreationNewestFirst(old)
 		frozen := testutil.Freeze(t, d, c.State.ReplicaSets)
 		shares := scaling.Proportions(d, newRS, old, scaling.Fixes{})
 		frozen.Check(t)
-		active := deployutil.FilterActive(append(old, newRS))
+		active := facts.FilterActive(append(old, newRS))
 		allowed := int64(0)
 		if *d.Spec.Replicas > 0 {
-			allowed = int64(deployutil.MaxReplicas(d))
+			allowed = int64(facts.MaxReplicas(d))
 		}
-		toAdd := allowed - int64(deployutil.SpecReplicas(active))
+		toAdd := allowed - int64(facts.SpecReplicas(active))
 		if len(shares) != len(active) {
 			t.Fatalf("%d shares for %d active ReplicaSets", len(shares), len(active))
 		}
@@ -61,7 +61,7 @@ func FuzzProportions(f *testing.F) {
 		if len(shares) > 0 && !clamped && toAdd != 0 && sum != allowed {
 			t.Fatalf("shares add up to %d, want %d", sum, allowed)
 		}
-		_ = scaling.Scale(d, newRS, old, scaling.Fixes{})
+		_ = scaling.Resizes(d, newRS, old, scaling.Fixes{})
 		frozen.Check(t)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // IsScalingEvent reports whether spec.replicas differs from what the
@@ -14,8 +15,8 @@ import (
 // old) carries a desired-replicas annotation that parses and differs from
 // spec.replicas. ReplicaSets without a readable annotation are ignored.
 func IsScalingEvent(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) bool {
-	for _, rs := range deployutil.FilterActive(append(old[:len(old):len(old)], newRS)) {
-		if desired, ok := deployutil.DesiredReplicas(rs); ok && desired != *d.Spec.Replicas {
+	for _, rs := range facts.FilterActive(append(old[:len(old):len(old)], newRS)) {
+		if desired, ok := facts.DesiredReplicas(rs); ok && desired != *d.Spec.Replicas {
 			return true
 		}
 	}
@@ -25,13 +26,13 @@ func IsScalingEvent(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv
 // ActiveOrLatest returns the one ReplicaSet that should carry all replicas
 // when there is no doubt which: the only active one; or, if none is active,
 // the new one, else the newest old one. It returns nil when several are
-// active. old must be newest first (see
-// [deployutil.SortedByCreationNewestFirst]), as upstream sorts it.
+// active. old must be newest first (by creation
+// timestamp, then name descending), as upstream sorts it.
 func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	if newRS == nil && len(old) == 0 {
 		return nil
 	}
-	active := deployutil.FilterActive(append(old[:len(old):len(old)], newRS))
+	active := facts.FilterActive(append(old[:len(old):len(old)], newRS))
 	switch len(active) {
 	case 0:
 		if newRS != nil {
@@ -44,7 +45,7 @@ func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.
 	return nil
 }
 
-// Scale decides the writes of a scaling event (or of a paused Deployment's
+// Resizes decides the writes of a scaling event (or of a paused Deployment's
 // sync), by these rules in order:
 //
 //  1. If [ActiveOrLatest] names one ReplicaSet, it gets spec.replicas — and
@@ -52,7 +53,8 @@ func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.
 //     fixes.StaleDesiredReplicas, a ReplicaSet of that size whose replica
 //     annotations are not desired spec.replicas and max
 //     spec.replicas+maxSurge has them rewritten, at the same size.
-//  2. If the new ReplicaSet is saturated ([deployutil.IsSaturated]), every
+//  2. If the new ReplicaSet is saturated (its size, desired-replicas
+//     annotation and available replicas all equal spec.replicas), every
 //     active old ReplicaSet is scaled to 0.
 //  3. For RollingUpdate only, the active ReplicaSets share the difference
 //     between replicas+maxSurge (0 when replicas is 0) and their current
@@ -63,7 +65,7 @@ func ActiveOrLatest(newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.
 //  4. Otherwise (Recreate with several active ReplicaSets): nothing.
 //
 // old must be newest first (see [ActiveOrLatest]).
-func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []deployutil.Scale {
+func Resizes(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []deployutil.Resize {
 	replicas := *d.Spec.Replicas
 	if rs := ActiveOrLatest(newRS, old); rs != nil {
 		if *rs.Spec.Replicas == replicas {
@@ -72,29 +74,29 @@ func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.Replica
 			}
 			return refreshStale(rs, d)
 		}
-		s, ok := deployutil.ScaleReplicaSet(rs, replicas, d, false,
+		s, ok := facts.ScaleReplicaSet(rs, replicas, d, false,
 			fmt.Sprintf("it is the only ReplicaSet that should run pods; spec.replicas is %d", replicas))
 		if !ok {
 			return nil
 		}
-		return []deployutil.Scale{s}
+		return []deployutil.Resize{s}
 	}
-	if deployutil.IsSaturated(d, newRS) {
-		var out []deployutil.Scale
-		for _, rs := range deployutil.FilterActive(old) {
-			if s, ok := deployutil.ScaleReplicaSet(rs, 0, d, false,
+	if facts.IsSaturated(d, newRS) {
+		var out []deployutil.Resize
+		for _, rs := range facts.FilterActive(old) {
+			if s, ok := facts.ScaleReplicaSet(rs, 0, d, false,
 				fmt.Sprintf("the new ReplicaSet %s is saturated (%d of %d available)", newRS.Name, newRS.Status.AvailableReplicas, replicas)); ok {
 				out = append(out, s)
 			}
 		}
 		return out
 	}
-	if !deployutil.IsRollingUpdate(d) {
+	if !facts.IsRollingUpdate(d) {
 		return nil
 	}
-	var out []deployutil.Scale
+	var out []deployutil.Resize
 	for _, p := range Proportions(d, newRS, old, fixes) {
-		if s, ok := deployutil.ScaleReplicaSet(p.ReplicaSet, p.Replicas, d, true, p.Why); ok {
+		if s, ok := facts.ScaleReplicaSet(p.ReplicaSet, p.Replicas, d, true, p.Why); ok {
 			out = append(out, s)
 		}
 	}
@@ -104,9 +106,9 @@ func Scale(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.Replica
 // refreshStale is the write of FixStaleDesiredReplicas: rs already has
 // spec.replicas replicas, and its replica annotations are rewritten if they
 // say anything but desired spec.replicas and max spec.replicas+maxSurge.
-func refreshStale(rs *appsv1.ReplicaSet, d *appsv1.Deployment) []deployutil.Scale {
-	replicas, maxReplicas := *d.Spec.Replicas, deployutil.MaxReplicas(d)
-	if !deployutil.ReplicasAnnotationsNeedUpdate(rs, replicas, maxReplicas) {
+func refreshStale(rs *appsv1.ReplicaSet, d *appsv1.Deployment) []deployutil.Resize {
+	replicas, maxReplicas := *d.Spec.Replicas, facts.MaxReplicas(d)
+	if !facts.ReplicasAnnotationsNeedUpdate(rs, replicas, maxReplicas) {
 		return nil
 	}
 	desired, maxAnn := "missing", "missing"
@@ -116,13 +118,13 @@ func refreshStale(rs *appsv1.ReplicaSet, d *appsv1.Deployment) []deployutil.Scal
 	if v, ok := rs.Annotations[deployutil.MaxReplicasAnnotation]; ok {
 		maxAnn = fmt.Sprintf("%q", v)
 	}
-	s, ok := deployutil.ScaleReplicaSet(rs, replicas, d, true,
+	s, ok := facts.ScaleReplicaSet(rs, replicas, d, true,
 		fmt.Sprintf("fix %s: it is the only ReplicaSet that should run pods and already has spec.replicas %d, but its desired-replicas (%s) and max-replicas (%s) annotations are stale; they become %d and %d (replicas %d + maxSurge %d) so the next sync is no scaling event",
-			"StaleDesiredReplicas", replicas, desired, maxAnn, replicas, maxReplicas, replicas, deployutil.MaxSurge(d)))
+			"StaleDesiredReplicas", replicas, desired, maxAnn, replicas, maxReplicas, replicas, facts.MaxSurge(d)))
 	if !ok {
 		return nil
 	}
-	return []deployutil.Scale{s}
+	return []deployutil.Resize{s}
 }
 
 // Fixes selects corrections of upstream bugs in scaling. The zero value
@@ -178,13 +180,13 @@ type Share struct {
 // −1794967296, and shares that make no sense), unless fixes.ProportionalOverflow
 // is set, which computes the product in 64 bits (see [fraction]).
 func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet, fixes Fixes) []Share {
-	active := deployutil.FilterActive(append(old[:len(old):len(old)], newRS))
+	active := facts.FilterActive(append(old[:len(old):len(old)], newRS))
 	replicas := *d.Spec.Replicas
 	var allowed int32
 	if replicas > 0 {
-		allowed = deployutil.MaxReplicas(d)
+		allowed = facts.MaxReplicas(d)
 	}
-	current := deployutil.SpecReplicas(active)
+	current := facts.SpecReplicas(active)
 	toAdd := allowed - current
 	if fixes.UnhealthyFirst && toAdd < 0 && replicas > 0 {
 		if shares, ok := unhealthyFirst(d, newRS, active, current, allowed, toAdd, fixes); ok {
@@ -193,9 +195,9 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 	}
 	switch {
 	case toAdd > 0:
-		active = deployutil.SortedBySizeNewer(active)
+		active = facts.SortedBySizeNewer(active)
 	case toAdd < 0:
-		active = deployutil.SortedBySizeOlder(active)
+		active = facts.SortedBySizeOlder(active)
 	}
 	shares := make([]Share, len(active))
 	var added int32
@@ -212,7 +214,7 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 	}
 	for i := range shares {
 		shares[i].Why = fmt.Sprintf("proportional scaling: %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); this one's share is %d",
-			len(active), current, allowed, replicas, deployutil.MaxSurge(d), shares[i].Replicas)
+			len(active), current, allowed, replicas, facts.MaxSurge(d), shares[i].Replicas)
 	}
 	return shares
 }
@@ -232,7 +234,7 @@ func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*ap
 	unavailable := make(map[*appsv1.ReplicaSet]int32, len(old))
 	taken := make(map[*appsv1.ReplicaSet]int32, len(old))
 	var took int32
-	for _, rs := range deployutil.SortedByCreation(old) {
+	for _, rs := range facts.SortedByCreation(old) {
 		u := max(*rs.Spec.Replicas-rs.Status.AvailableReplicas, 0)
 		unavailable[rs] = u
 		k := min(u, -toAdd-took)
@@ -254,7 +256,7 @@ func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*ap
 		work[i] = &c
 		of[&c] = rs
 	}
-	work = deployutil.SortedBySizeOlder(work)
+	work = facts.SortedBySizeOlder(work)
 	shares := make([]Share, len(work))
 	var added int32
 	for i, w := range work {
@@ -269,7 +271,7 @@ func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*ap
 		shares[0].Replicas = max(shares[0].Replicas+rest-added, 0)
 	}
 	head := fmt.Sprintf("proportional scaling, unavailable replicas of old ReplicaSets first (fix UnhealthyFirst): %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); old ReplicaSets give up %d unavailable replicas first, oldest first, and the other %d are shared in proportion to size",
-		len(active), current, allowed, *d.Spec.Replicas, deployutil.MaxSurge(d), took, -rest)
+		len(active), current, allowed, *d.Spec.Replicas, facts.MaxSurge(d), took, -rest)
 	for i := range shares {
 		rs := shares[i].ReplicaSet
 		var this string
@@ -315,8 +317,8 @@ func fraction(rs *appsv1.ReplicaSet, d *appsv1.Deployment, fixes Fixes) int32 {
 	if *d.Spec.Replicas == 0 {
 		return -size
 	}
-	newMax := deployutil.MaxReplicas(d)
-	oldMax, ok := deployutil.MaxReplicasAnnotationValue(rs)
+	newMax := facts.MaxReplicas(d)
+	oldMax, ok := facts.MaxReplicasAnnotationValue(rs)
 	if !ok || oldMax == 0 {
 		oldMax = d.Status.Replicas
 		if oldMax == 0 {

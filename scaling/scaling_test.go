@@ -9,6 +9,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/scaling"
 )
@@ -25,7 +26,7 @@ type rsSpec struct {
 // unwritten lists those that must not be written at all (upstream's
 // wasntUpdated). Old ReplicaSets are given newest first, as upstream sorts
 // them before scaling.
-func TestScale(t *testing.T) {
+func TestResizes(t *testing.T) {
 	anotherLabel := func(d *appsv1.Deployment) *appsv1.Deployment {
 		d.Spec.Template.Labels = map[string]string{"foo": "bar", "another": "label"}
 		return d
@@ -116,7 +117,7 @@ func TestScale(t *testing.T) {
 			reason: "upstream scale(): a saturated new ReplicaSet (size, desired-replicas and available all 2) makes the old ones go to 0"},
 		{name: "only active already sized", d: deployment(3, 0, 0), oldReplicas: 2,
 			newRS: &rsSpec{"foo-v1", 3, newTime}, want: map[string]int32{"foo-v1": 3}, unwritten: []string{"foo-v1"},
-			reason: "reference §8.16: the only active ReplicaSet already has the size; its stale desired-replicas is not refreshed here"},
+			reason: "the stale desired-replicas bug (kubernetes/kubernetes#102551): the only active ReplicaSet already has the size; its stale desired-replicas is not refreshed here"},
 		{name: "nothing at all", d: deployment(3, 0, 0), oldReplicas: 3, want: map[string]int32{},
 			reason: "no ReplicaSets, nothing to scale"},
 	}
@@ -143,7 +144,7 @@ func TestScale(t *testing.T) {
 				old = append(old, build(s))
 			}
 			frozen := testutil.Freeze(t, tt.d, newRS, old)
-			scales := scaling.Scale(tt.d, newRS, old, scaling.Fixes{})
+			scales := scaling.Resizes(tt.d, newRS, old, scaling.Fixes{})
 			frozen.Check(t)
 
 			got := map[string]int32{}
@@ -161,7 +162,7 @@ func TestScale(t *testing.T) {
 				got[s.To.Name] = *s.To.Spec.Replicas
 				wantAnn := map[string]string{
 					deployutil.DesiredReplicasAnnotation: itoa(*tt.d.Spec.Replicas),
-					deployutil.MaxReplicasAnnotation:     itoa(deployutil.MaxReplicas(tt.d)),
+					deployutil.MaxReplicasAnnotation:     itoa(facts.MaxReplicas(tt.d)),
 				}
 				if diff := cmp.Diff(wantAnn, s.To.Annotations); diff != "" {
 					t.Errorf("%s: a write carries the Deployment's replica annotations (-want +got):\n%s", s.To.Name, diff)
@@ -193,7 +194,7 @@ func TestScaleRecreate(t *testing.T) {
 		reason string
 	}{
 		{name: "two active", newRS: replicaSet("foo-v2", 1, newTime, 2, 0), old: []*appsv1.ReplicaSet{replicaSet("foo-v1", 1, oldTime, 2, 0)}, want: 0,
-			reason: "reference §2.2: proportional scaling is for RollingUpdate only; Recreate with several active ReplicaSets does nothing"},
+			reason: "upstream's scale(): proportional scaling is for RollingUpdate only; Recreate with several active ReplicaSets does nothing"},
 		{name: "one active", newRS: replicaSet("foo-v2", 0, newTime, 2, 0), old: []*appsv1.ReplicaSet{replicaSet("foo-v1", 2, oldTime, 2, 0)}, want: 1,
 			reason: "a single active ReplicaSet is resized whatever the strategy"},
 	}
@@ -203,7 +204,7 @@ func TestScaleRecreate(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, d, tt.newRS, tt.old)
-			got := scaling.Scale(d, tt.newRS, tt.old, scaling.Fixes{})
+			got := scaling.Resizes(d, tt.newRS, tt.old, scaling.Fixes{})
 			frozen.Check(t)
 			if len(got) != tt.want {
 				t.Errorf("%d writes, want %d (%s)", len(got), tt.want, tt.reason)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh runs every benchmark of BENCHMARK.md with -count 10 and prints the
+# bench.sh runs every benchmark of docs/benchmark.md with -count 10 and prints the
 # benchstat tables: the library's own benchmarks, and upstream's controller
 # beside deploysync on identical inputs (the conformance module).
 # Raw results land in bench-out/ (git-ignored). COUNT=n changes the count.

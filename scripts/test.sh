@@ -33,8 +33,8 @@ step "benchmarks compile and run once"
 go test -count=1 -run '^$' -bench . -benchtime=1x ./... >/dev/null
 
 step "fuzz targets, a few seconds each (the seed corpora already ran above)"
-for target in .:FuzzSync .:FuzzApply ./deployutil:FuzzResolveFenceposts ./deployutil:FuzzReplicasAnnotations \
-	./deployutil:FuzzComputeHash ./deployutil:FuzzValidate ./deployutil:FuzzEqualIgnoreHash \
+for target in .:FuzzSync .:FuzzApply ./deployutil:FuzzResolveFenceposts ./internal/facts:FuzzReplicasAnnotations \
+	./deployutil:FuzzComputeHash ./internal/facts:FuzzValidate ./deployutil:FuzzEqualIgnoreHash \
 	./scaling:FuzzProportions ./revision:FuzzNewReplicaSetAnnotations; do
 	go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${FUZZTIME:-5s}" "${target%%:*}" >/dev/null
 done

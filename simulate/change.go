@@ -43,8 +43,8 @@ func SetImage(at time.Duration, container, image string) Change {
 	}}
 }
 
-// Scale sets spec.replicas at At, as `kubectl scale` does.
-func Scale(at time.Duration, replicas int32) Change {
+// SetReplicas sets spec.replicas at At, as `kubectl scale` does.
+func SetReplicas(at time.Duration, replicas int32) Change {
 	return Change{At: at, Description: fmt.Sprintf("scale to %d", replicas), Edit: func(d *appsv1.Deployment) error {
 		if replicas < 0 {
 			return fmt.Errorf("scale: replicas %d must not be negative", replicas)

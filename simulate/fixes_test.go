@@ -77,7 +77,7 @@ func TestFixStaleDesiredReplicasRollout(t *testing.T) {
 			state: func(t *testing.T) deploysync.State {
 				return steady(t, deployment(5, fenceposts(intstr.FromInt32(0), intstr.FromInt32(1))))
 			},
-			opts: []simulate.Option{simulate.WithChanges(upgrade, simulate.Scale(time.Second, 4))}, stuckAt: 1, replicas: 4,
+			opts: []simulate.Option{simulate.WithChanges(upgrade, simulate.SetReplicas(time.Second, 4))}, stuckAt: 1, replicas: 4,
 			reason: "the old ReplicaSet already has the 4 replicas asked for, but says desired 5: the new ReplicaSet stays at 0"},
 	}
 	for _, tt := range tests {
@@ -174,7 +174,7 @@ func unhealthyState(t *testing.T) (s deploysync.State, v1, v2, v3 string) {
 // fixed one never has fewer than 6 (the rollout's own scale-down of the
 // oldest ReplicaSet, 4 → 2, at step 1).
 func TestFixUnhealthyFirstScaleDown(t *testing.T) {
-	opts := []simulate.Option{simulate.WithFailingImage("nginx:bad"), simulate.WithChanges(simulate.Scale(0, 6))}
+	opts := []simulate.Option{simulate.WithFailingImage("nginx:bad"), simulate.WithChanges(simulate.SetReplicas(0, 6))}
 	tests := []struct {
 		name          string
 		fixes         []deploysync.Fix

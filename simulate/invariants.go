@@ -9,6 +9,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Invariant names a property every run is checked for. Only the
@@ -110,8 +111,8 @@ func owned(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet 
 func (c *checker) measured(step int, rss []*appsv1.ReplicaSet, perRS []counts, total Counts) {
 	d := c.spec
 	replicas := *d.Spec.Replicas
-	surge, unavailable := deployutil.MaxSurge(d), deployutil.MaxUnavailable(d)
-	rolling := deployutil.IsRollingUpdate(d)
+	surge, unavailable := facts.MaxSurge(d), facts.MaxUnavailable(d)
+	rolling := facts.IsRollingUpdate(d)
 	if step == 0 {
 		c.input(rss, perRS, total)
 	}
@@ -144,7 +145,7 @@ func (c *checker) measured(step int, rss []*appsv1.ReplicaSet, perRS []counts, t
 func (c *checker) input(rss []*appsv1.ReplicaSet, perRS []counts, total Counts) {
 	d := c.spec
 	replicas := *d.Spec.Replicas
-	surge, unavailable := deployutil.MaxSurge(d), deployutil.MaxUnavailable(d)
+	surge, unavailable := facts.MaxSurge(d), facts.MaxUnavailable(d)
 	broken := func(inv Invariant, format string, args ...any) {
 		c.inputBroken = append(c.inputBroken, Violation{Step: 0, Invariant: inv, Detail: fmt.Sprintf(format, args...)})
 	}
@@ -153,7 +154,7 @@ func (c *checker) input(rss []*appsv1.ReplicaSet, perRS []counts, total Counts) 
 			total.Pods, replicas, surge, replicas+surge)
 		c.surgeSuspended = true
 	}
-	if deployutil.IsRollingUpdate(d) && total.Available >= replicas && len(rss) > 0 {
+	if facts.IsRollingUpdate(d) && total.Available >= replicas && len(rss) > 0 {
 		// Pods above a ReplicaSet's spec.replicas go, available or not,
 		// whatever the controller does next.
 		var kept int32
@@ -193,12 +194,12 @@ func (c *checker) recreatePods(rss []*appsv1.ReplicaSet, perRS []counts) (newPod
 // step: a new size or strategy disarms the availability check.
 func (c *checker) changed(before, after *appsv1.Deployment) {
 	if *before.Spec.Replicas != *after.Spec.Replicas ||
-		deployutil.MaxSurge(before) != deployutil.MaxSurge(after) ||
-		deployutil.MaxUnavailable(before) != deployutil.MaxUnavailable(after) ||
+		facts.MaxSurge(before) != facts.MaxSurge(after) ||
+		facts.MaxUnavailable(before) != facts.MaxUnavailable(after) ||
 		before.Spec.Strategy.Type != after.Spec.Strategy.Type {
 		c.armed = false
 	}
-	if *before.Spec.Replicas == *after.Spec.Replicas && deployutil.MaxSurge(after) < deployutil.MaxSurge(before) {
+	if *before.Spec.Replicas == *after.Spec.Replicas && facts.MaxSurge(after) < facts.MaxSurge(before) {
 		c.surgeSuspended = true
 	}
 }

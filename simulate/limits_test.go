@@ -74,7 +74,7 @@ func limitScenarios() []scenario {
 			reason: "held at maxUpdated 30% of 10 (3), scaled to 20 at 60s: proportional scaling as upstream, then the limit (6 of 20) brings both ReplicaSets to 6 and 14 and holds",
 			state:  func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
 			opts: []simulate.Option{limited, simulate.WithChanges(annotateLimit(0, "30%"), upgrade,
-				simulate.Scale(60*time.Second, 20))},
+				simulate.SetReplicas(60*time.Second, 20))},
 			want: simulate.Held,
 		},
 		{

@@ -9,7 +9,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 )
 
 // Run simulates the rollout of a state: it alternates steps of the world and
@@ -54,7 +56,7 @@ func Run(s deploysync.State, opts ...Option) (*Timeline, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if err := deployutil.Validate(s.Deployment, s.ReplicaSets, nil); err != nil {
+	if err := facts.Validate(s.Deployment, s.ReplicaSets, nil); err != nil {
 		return nil, err
 	}
 	r := newRunner(s, &cfg)
@@ -119,12 +121,12 @@ func newRunner(s deploysync.State, cfg *config) *runner {
 }
 
 func describeStrategy(d *appsv1.Deployment) string {
-	if !deployutil.IsRollingUpdate(d) {
+	if !facts.IsRollingUpdate(d) {
 		return string(d.Spec.Strategy.Type)
 	}
 	ru := d.Spec.Strategy.RollingUpdate
-	return fmt.Sprintf("RollingUpdate maxSurge %s (%d) maxUnavailable %s (%d)", ru.MaxSurge.String(), deployutil.MaxSurge(d),
-		ru.MaxUnavailable.String(), deployutil.MaxUnavailable(d))
+	return fmt.Sprintf("RollingUpdate maxSurge %s (%d) maxUnavailable %s (%d)", ru.MaxSurge.String(), facts.MaxSurge(d),
+		ru.MaxUnavailable.String(), facts.MaxUnavailable(d))
 }
 
 func (r *runner) run() (*Timeline, error) {
@@ -260,12 +262,12 @@ func (r *runner) outcome() Outcome {
 	d := r.state.Deployment
 	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
 	switch {
-	case c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded:
+	case c != nil && c.Reason == action.ReasonProgressDeadlineExceeded:
 		return DeadlineExceeded
-	case deployutil.Complete(d, &d.Status) && (!deployutil.HasProgressDeadline(d) || c != nil && c.Reason == deployutil.ReasonNewReplicaSetAvailable):
+	case facts.Complete(d, &d.Status) && (!facts.HasProgressDeadline(d) || c != nil && c.Reason == action.ReasonNewReplicaSetAvailable):
 		return Complete
 	case d.Spec.Paused:
-		return Paused
+		return StoppedPaused
 	case c != nil && c.Reason == deploysync.ReasonRolloutLimited:
 		return Held
 	}
@@ -279,7 +281,7 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 		byUID[string(rs.UID)] = perRS[j]
 	}
 	var rows []ReplicaSetState
-	for _, rs := range deployutil.SortedByCreation(owned(d, r.state.ReplicaSets)) {
+	for _, rs := range facts.SortedByCreation(owned(d, r.state.ReplicaSets)) {
 		c := byUID[string(rs.UID)]
 		rows = append(rows, ReplicaSetState{
 			Name: rs.Name, Revision: rs.Annotations[deployutil.RevisionAnnotation],
@@ -291,7 +293,7 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 	r.tl.Steps = append(r.tl.Steps, Step{
 		Index: i, Time: r.start.Add(r.now), Elapsed: r.now, Changes: descs,
 		Branch: plan.Branch, Actions: plan.Actions, Requeue: plan.Requeue, RequeueAfter: plan.RequeueAfter, Err: plan.Err,
-		Replicas: *d.Spec.Replicas, MaxSurge: deployutil.MaxSurge(d), MaxUnavailable: deployutil.MaxUnavailable(d),
+		Replicas: *d.Spec.Replicas, MaxSurge: facts.MaxSurge(d), MaxUnavailable: facts.MaxUnavailable(d),
 		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions),
 	})
 }

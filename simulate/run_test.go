@@ -18,7 +18,7 @@ import (
 func TestDeterministic(t *testing.T) {
 	opts := func(seed uint64) []simulate.Option {
 		return []simulate.Option{simulate.WithFailureRate(0.3), simulate.WithSeed(seed), simulate.WithChanges(upgrade,
-			simulate.Scale(4*time.Second, 15), simulate.SetImage(9*time.Second, "web", "nginx:1.29"))}
+			simulate.SetReplicas(4*time.Second, 15), simulate.SetImage(9*time.Second, "web", "nginx:1.29"))}
 	}
 	run := func(seed uint64) string {
 		tl, err := simulate.Run(steady(t, deployment(20)), opts(seed)...)
@@ -83,7 +83,7 @@ func TestRunErrors(t *testing.T) {
 			reason: "a ReplicaSet controller that creates no pods never converges"},
 		{name: "bad step limit", opts: []simulate.Option{simulate.WithMaxSteps(0)}, want: "step limit",
 			reason: "a run has at least one step"},
-		{name: "change before start", opts: []simulate.Option{simulate.WithChanges(simulate.Scale(-time.Second, 3))}, want: "before the start",
+		{name: "change before start", opts: []simulate.Option{simulate.WithChanges(simulate.SetReplicas(-time.Second, 3))}, want: "before the start",
 			reason: "a change happens during the run"},
 		{name: "unknown container", opts: []simulate.Option{simulate.WithChanges(simulate.SetImage(time.Second, "nope", "x"))}, want: `no container "nope"`,
 			reason: "set image names a container of the template"},
@@ -93,7 +93,7 @@ func TestRunErrors(t *testing.T) {
 			reason: "a world holds at least one pod"},
 		{name: "too many pods at the start", opts: []simulate.Option{simulate.WithMaxPods(2)}, want: "the world holds 3 pods; the limit is 2",
 			reason: "the three running pods of the steady state exceed the limit"},
-		{name: "too many pods later", opts: []simulate.Option{simulate.WithMaxPods(5), simulate.WithChanges(simulate.Scale(time.Second, 100))},
+		{name: "too many pods later", opts: []simulate.Option{simulate.WithMaxPods(5), simulate.WithChanges(simulate.SetReplicas(time.Second, 100))},
 			want: "the limit is 5", reason: "scaling to 100 grows the world past the limit instead of exhausting memory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

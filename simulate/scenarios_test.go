@@ -108,14 +108,14 @@ func scenarios() []scenario {
 			name:   "scale up mid-rollout",
 			reason: "spec.replicas 10→20 at 3s while two ReplicaSets run: both grow in proportion (scaling event), then the rollout goes on",
 			state:  func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
-			opts:   []simulate.Option{simulate.WithChanges(upgrade, simulate.Scale(3*time.Second, 20))},
+			opts:   []simulate.Option{simulate.WithChanges(upgrade, simulate.SetReplicas(3*time.Second, 20))},
 			want:   simulate.Complete,
 		},
 		{
 			name:   "scale down mid-rollout",
 			reason: "spec.replicas 10→4 at 3s: both ReplicaSets shrink in proportion to replicas+maxSurge (6), then the rollout goes on",
 			state:  func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
-			opts:   []simulate.Option{simulate.WithChanges(upgrade, simulate.Scale(3*time.Second, 4))},
+			opts:   []simulate.Option{simulate.WithChanges(upgrade, simulate.SetReplicas(3*time.Second, 4))},
 			want:   simulate.Complete,
 		},
 		{

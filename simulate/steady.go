@@ -12,7 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
 )
 
@@ -45,7 +47,7 @@ func steady(m kversion.Minor, d *appsv1.Deployment, now time.Time) (deploysync.S
 	if d.Generation == 0 {
 		d.Generation = 1
 	}
-	if err := deployutil.Validate(d, nil, nil); err != nil {
+	if err := facts.Validate(d, nil, nil); err != nil {
 		return deploysync.State{}, err
 	}
 	rev := d.Annotations[deployutil.RevisionAnnotation]
@@ -72,10 +74,10 @@ func steady(m kversion.Minor, d *appsv1.Deployment, now time.Time) (deploysync.S
 	}
 	selector.MatchLabels[deployutil.PodTemplateHashLabel] = hash
 	n := *d.Spec.Replicas
-	ann, _ := deployutil.CopyDeploymentAnnotations(d, nil)
+	ann, _ := facts.CopyDeploymentAnnotations(d, nil)
 	ann[deployutil.RevisionAnnotation] = rev
 	ann[deployutil.DesiredReplicasAnnotation] = strconv.Itoa(int(n))
-	ann[deployutil.MaxReplicasAnnotation] = strconv.Itoa(int(deployutil.MaxReplicas(d)))
+	ann[deployutil.MaxReplicasAnnotation] = strconv.Itoa(int(facts.MaxReplicas(d)))
 	zero := int32(0)
 	name := deployutil.ReplicaSetName(d.Name, hash)
 	if !m.AtLeast(kversion.V1_34) && len(d.Name+"-"+hash) > validation.DNS1123SubdomainMaxLength {
@@ -98,13 +100,13 @@ func steady(m kversion.Minor, d *appsv1.Deployment, now time.Time) (deploysync.S
 		ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n, ReadyReplicas: n, AvailableReplicas: n,
 		TerminatingReplicas: &term, CollisionCount: d.Status.CollisionCount,
 		Conditions: []appsv1.DeploymentCondition{
-			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: deployutil.ReasonMinimumReplicasAvailable,
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: action.ReasonMinimumReplicasAvailable,
 				Message: "Deployment has minimum availability.", LastUpdateTime: at, LastTransitionTime: at},
-			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: deployutil.ReasonNewReplicaSetAvailable,
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: action.ReasonNewReplicaSetAvailable,
 				Message: fmt.Sprintf("ReplicaSet %q has successfully progressed.", name), LastUpdateTime: at, LastTransitionTime: at},
 		},
 	}
-	if !deployutil.HasProgressDeadline(d) {
+	if !facts.HasProgressDeadline(d) {
 		d.Status.Conditions = d.Status.Conditions[:1]
 	}
 	if !m.AtLeast(kversion.V1_35) {

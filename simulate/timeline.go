@@ -23,8 +23,8 @@ const (
 	// DeadlineExceeded: with the Progressing condition at
 	// ProgressDeadlineExceeded and nothing left to happen.
 	DeadlineExceeded Outcome = "ProgressDeadlineExceeded"
-	// Paused: with the Deployment paused and nothing left to happen.
-	Paused Outcome = "Paused"
+	// StoppedPaused: with the Deployment paused and nothing left to happen.
+	StoppedPaused Outcome = "Paused"
 	// Held: with the rollout held at its limit (Progressing is
 	// RolloutLimited, see [deploysync.WithLimits]) and nothing left to
 	// happen.

@@ -1,5 +1,5 @@
 // Package bench times upstream's Deployment controller and deploysync side
-// by side on identical inputs; BENCHMARK.md reports the ratios (benchstat).
+// by side on identical inputs; docs/benchmark.md reports the ratios (benchstat).
 package bench
 
 import (

@@ -11,8 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/deploysync/deploysync/revision"
-	"github.com/deploysync/deploysync/rollout"
+	dskubectl "github.com/deploysync/deploysync/kubectl"
 )
 
 // counts tallies what the comparisons covered, by outcome.
@@ -26,11 +25,11 @@ func (c counts) String() string {
 	return strings.TrimSpace(b.String())
 }
 
-// compareStatus compares rollout.Status with kubectl's status viewer: the
+// compareStatus compares dskubectl.RolloutStatus with kubectl's status viewer: the
 // same message, verdict and error text.
 func compareStatus(d *appsv1.Deployment, rev int64, c counts) error {
 	wantMsg, wantDone, wantErr := kubectlStatus(d, rev)
-	gotMsg, gotDone, gotErr := rollout.Status(d, rev)
+	gotMsg, gotDone, gotErr := dskubectl.RolloutStatus(d, rev)
 	if gotMsg != wantMsg || gotDone != wantDone || errText(gotErr) != errText(wantErr) {
 		return fmt.Errorf("status (revision %d):\nkubectl: %q %v %v\nours:    %q %v %v", rev, wantMsg, wantDone, wantErr, gotMsg, gotDone, gotErr)
 	}
@@ -43,19 +42,19 @@ func compareStatus(d *appsv1.Deployment, rev int64, c counts) error {
 		c["status waiting"]++
 	}
 	// The second verdict only ever holds back a done verdict.
-	m2, done2, err2 := rollout.StatusWithTerminating(d, rev)
+	m2, done2, err2 := dskubectl.RolloutStatusWithTerminating(d, rev)
 	if errText(err2) != errText(wantErr) || (done2 && !wantDone) || (!wantDone && m2 != wantMsg) {
 		return fmt.Errorf("StatusWithTerminating (revision %d) departs from Status where it must not: %q %v %v", rev, m2, done2, err2)
 	}
 	return nil
 }
 
-// compareHistory compares revision.HistoryText with kubectl's output, and
-// revision.History's rows with the table kubectl prints.
+// compareHistory compares dskubectl.HistoryText with kubectl's output, and
+// dskubectl.History's rows with the table kubectl prints.
 // hc is a fake clientset holding the state; the history viewer only reads.
 func compareHistory(hc *fake.Clientset, d *appsv1.Deployment, rss []*appsv1.ReplicaSet, rev int64, c counts) error {
-	got, gotErr := revision.HistoryText(d, rss, rev)
-	var undescribed *revision.UndescribedError
+	got, gotErr := dskubectl.HistoryText(d, rss, rev)
+	var undescribed *dskubectl.UndescribedError
 	if errors.As(gotErr, &undescribed) {
 		// Not compared: some of these templates crash kubectl itself.
 		c["history undescribed"]++
@@ -78,13 +77,13 @@ func compareHistory(hc *fake.Clientset, d *appsv1.Deployment, rss []*appsv1.Repl
 	return nil
 }
 
-// compareUndo compares revision.Undo with kubectl's rollbacker: the same
+// compareUndo compares dskubectl.Undo with kubectl's rollbacker: the same
 // error text, or the same skip message, or the same patch bytes and the
 // same Deployment once the patch is applied (or the same refusal to apply
 // it).
 func compareUndo(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, rev int64, c counts) error {
 	want := kubectlUndo(d, rss, rev)
-	got, gotErr := revision.Undo(d, rss, rev)
+	got, gotErr := dskubectl.Undo(d, rss, rev)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("undo to %d: %s\nkubectl: result %q err %v patch %s\nours:    %v err %v", rev, fmt.Sprintf(format, args...),
 			want.result, want.err, want.patch, got, gotErr)
@@ -96,7 +95,7 @@ func compareUndo(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, rev int64, c co
 		}
 		c["undo error"]++
 	case want.patch == nil:
-		if !errors.Is(gotErr, revision.ErrUndoUnchanged) || gotErr.Error() != want.result {
+		if !errors.Is(gotErr, dskubectl.ErrUndoUnchanged) || gotErr.Error() != want.result {
 			return fail("kubectl skipped")
 		}
 		c["undo skipped"]++

@@ -1,6 +1,6 @@
-// Package kubectl holds differential tests: deploysync's rollout.Status,
-// revision.History, revision.HistoryText, revision.DescribeTemplate and
-// revision.Undo beside k8s.io/kubectl v0.37.2's own Deployment status
+// Package kubectl holds differential tests: deploysync's kubectl.RolloutStatus,
+// kubectl.History, kubectl.HistoryText, kubectl.DescribeTemplate and
+// kubectl.Undo beside k8s.io/kubectl v0.37.2's own Deployment status
 // viewer, history viewer, describe printer and rollbacker, on the library's
 // scenario states, on random states of the conformance generator and on
 // random pod templates. kubectl's history viewer and rollbacker read

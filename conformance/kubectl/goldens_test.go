@@ -15,7 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/kubectl/pkg/describe"
 
-	"github.com/deploysync/deploysync/revision"
+	dskubectl "github.com/deploysync/deploysync/kubectl"
 )
 
 var update = flag.Bool("update", false, "rewrite the library's describe goldens from kubectl's output")
@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the library's describe goldens 
 // goldenDir holds the library's describe goldens: pod templates as JSON and
 // what kubectl's describe printer prints for them, which the revision
 // package's unit tests compare DescribeTemplate with.
-const goldenDir = "../../revision/testdata"
+const goldenDir = "../../kubectl/testdata"
 
 // TestDescribeGoldens keeps those goldens honest: every describe-*.golden
 // must be kubectl's own output for its describe-*.json. With -update it
@@ -33,8 +33,8 @@ func TestDescribeGoldens(t *testing.T) {
 		written := 0
 		for seed := 1; written < 24; seed++ {
 			tpl := richTemplate(rand.New(rand.NewPCG(uint64(seed), 11)))
-			var und *revision.UndescribedError
-			if _, err := revision.DescribeTemplate(&tpl); errors.As(err, &und) {
+			var und *dskubectl.UndescribedError
+			if _, err := dskubectl.DescribeTemplate(&tpl); errors.As(err, &und) {
 				continue
 			}
 			raw, err := json.MarshalIndent(&tpl, "", "  ")

@@ -15,10 +15,10 @@ import (
 	"k8s.io/kubectl/pkg/describe"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/revision"
+	dskubectl "github.com/deploysync/deploysync/kubectl"
 )
 
-// TestDescribeTemplate compares revision.DescribeTemplate with kubectl's
+// TestDescribeTemplate compares dskubectl.DescribeTemplate with kubectl's
 // describe.DescribePodTemplate (what `rollout history --revision` prints)
 // on random pod templates. Templates with a field DescribeTemplate refuses
 // are counted, and must be refused for a listed reason.
@@ -28,8 +28,8 @@ func TestDescribeTemplate(t *testing.T) {
 	for seed := 1; seed <= n; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 11))
 		tpl := richTemplate(r)
-		got, err := revision.DescribeTemplate(&tpl)
-		var und *revision.UndescribedError
+		got, err := dskubectl.DescribeTemplate(&tpl)
+		var und *dskubectl.UndescribedError
 		if errors.As(err, &und) {
 			field := und.Field[strings.LastIndex(und.Field, ".")+1:]
 			refused[field]++

@@ -138,7 +138,7 @@ func TestLimitProperties(t *testing.T) {
 			changes = append(changes, annotate(m.at, m.value.String()))
 		}
 		if tr.scaleTo > 0 {
-			changes = append(changes, simulate.Scale(tr.scaleAt, tr.scaleTo))
+			changes = append(changes, simulate.SetReplicas(tr.scaleAt, tr.scaleTo))
 		}
 		changes = append(changes, annotate(end, "100%"))
 		// limits records the annotation each sync saw, by time.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/internal/scenarios"
 	"github.com/deploysync/deploysync/scaling"
@@ -49,12 +50,12 @@ func scalePathSets(s deploysync.State, branch deploysync.Branch) (newRS *appsv1.
 	if branch != deploysync.Paused && branch != deploysync.ScalingEvent {
 		return nil, nil, false
 	}
-	claimed, _, err := deployutil.Claim(s.Deployment, s.ReplicaSets)
+	claimed, _, err := facts.Claim(s.Deployment, s.ReplicaSets)
 	if err != nil {
 		return nil, nil, false
 	}
-	newRS, old = deployutil.SplitReplicaSets(s.Deployment, claimed)
-	return newRS, deployutil.SortedByCreationNewestFirst(old), true
+	newRS, old = facts.SplitReplicaSets(s.Deployment, claimed)
+	return newRS, facts.SortedByCreationNewestFirst(old), true
 }
 
 // proportionalOverflowState: a paused or scaling-event sync that scales
@@ -78,7 +79,7 @@ func staleDesiredReplicasState(s deploysync.State, branch deploysync.Branch) boo
 	d := s.Deployment
 	rs := scaling.ActiveOrLatest(newRS, old)
 	return rs != nil && *rs.Spec.Replicas == *d.Spec.Replicas &&
-		deployutil.ReplicasAnnotationsNeedUpdate(rs, *d.Spec.Replicas, deployutil.MaxReplicas(d))
+		facts.ReplicasAnnotationsNeedUpdate(rs, *d.Spec.Replicas, facts.MaxReplicas(d))
 }
 
 // unhealthyFirstState: a paused or scaling-event sync of a RollingUpdate
@@ -92,15 +93,15 @@ func unhealthyFirstState(s deploysync.State, branch deploysync.Branch) bool {
 		return false
 	}
 	d := s.Deployment
-	if !deployutil.IsRollingUpdate(d) || *d.Spec.Replicas == 0 || scaling.ActiveOrLatest(newRS, old) != nil || deployutil.IsSaturated(d, newRS) {
+	if !facts.IsRollingUpdate(d) || *d.Spec.Replicas == 0 || scaling.ActiveOrLatest(newRS, old) != nil || facts.IsSaturated(d, newRS) {
 		return false
 	}
-	active := deployutil.FilterActive(append(old[:len(old):len(old)], newRS))
+	active := facts.FilterActive(append(old[:len(old):len(old)], newRS))
 	// A scale-down in upstream's int32 arithmetic, as the fix reads it.
-	if toAdd := deployutil.MaxReplicas(d) - deployutil.SpecReplicas(active); toAdd >= 0 {
+	if toAdd := facts.MaxReplicas(d) - facts.SpecReplicas(active); toAdd >= 0 {
 		return false
 	}
-	for _, rs := range deployutil.FilterActive(old) {
+	for _, rs := range facts.FilterActive(old) {
 		if *rs.Spec.Replicas > rs.Status.AvailableReplicas {
 			return true
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -57,7 +58,7 @@ func TestTrajectories(t *testing.T) {
 			if *d.Spec.Replicas > 1000 {
 				d.Spec.Replicas = ptr.To[int32](10)
 			}
-			if deployutil.IsSelectingAll(d) {
+			if facts.IsSelectingAll(d) {
 				d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 			}
 			steady, err := simulate.Steady(d, c.State.Now)
@@ -131,7 +132,7 @@ func refused(s deploysync.State, plan deploysync.Plan) bool {
 	if err != nil {
 		return false // Compare applied the same plan already
 	}
-	return deployutil.Validate(after.Deployment, after.ReplicaSets, after.Pods) != nil
+	return facts.Validate(after.Deployment, after.ReplicaSets, after.Pods) != nil
 }
 
 // worldOptions draws the world's knobs and a script of changes.
@@ -164,7 +165,7 @@ func worldOptions(src gen.Source, c gen.Case, rollout bool) []simulate.Option {
 		case 0, 1:
 			changes = append(changes, simulate.SetImage(at, "web", fmt.Sprintf("nginx:%d", 1+src.Intn(5))))
 		case 2:
-			changes = append(changes, simulate.Scale(at, int32(src.Intn(15))))
+			changes = append(changes, simulate.SetReplicas(at, int32(src.Intn(15))))
 		case 3:
 			changes = append(changes, simulate.Pause(at), simulate.Resume(at+time.Duration(1+src.Intn(30))*time.Second))
 		case 4:

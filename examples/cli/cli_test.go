@@ -479,7 +479,7 @@ func TestSimulateExit(t *testing.T) {
 			reason: "nothing left to happen, not complete"},
 		{name: "step limit", tl: simulate.Timeline{Outcome: simulate.StepLimit}, code: cli.ExitStepLimit,
 			reason: "--max-steps reached while still going"},
-		{name: "paused", tl: simulate.Timeline{Outcome: simulate.Paused}, code: cli.ExitPaused,
+		{name: "paused", tl: simulate.Timeline{Outcome: simulate.StoppedPaused}, code: cli.ExitPaused,
 			reason: "a paused Deployment rolls nothing out"},
 	}
 	for _, tt := range tests {

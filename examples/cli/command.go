@@ -77,7 +77,7 @@ var outcomeCodes = map[simulate.Outcome]int{
 	simulate.DeadlineExceeded: ExitDeadlineExceeded,
 	simulate.Stalled:          ExitStalled,
 	simulate.StepLimit:        ExitStepLimit,
-	simulate.Paused:           ExitPaused,
+	simulate.StoppedPaused:    ExitPaused,
 	simulate.Held:             0, // held at --max-updated: what was asked
 }
 

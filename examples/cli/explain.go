@@ -2,11 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
@@ -17,8 +20,11 @@ import (
 // desired-replicas annotation differs from the Deployment's spec.replicas:
 // while one exists, every sync is a scaling event.
 func staleDesired(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (*appsv1.ReplicaSet, int32, bool) {
-	for _, rs := range deployutil.FilterActive(ownReplicaSets(d, rss)) {
-		if n, ok := deployutil.DesiredReplicas(rs); ok && n != *d.Spec.Replicas {
+	for _, rs := range ownReplicaSets(d, rss) {
+		if ptr.Deref(rs.Spec.Replicas, 0) == 0 {
+			continue
+		}
+		if n, ok := desiredReplicas(rs); ok && n != *d.Spec.Replicas {
 			return rs, n, true
 		}
 	}
@@ -52,8 +58,10 @@ func idleReason(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, p deploysync.Pla
 		}
 		return "the ReplicaSets already have the sizes the scaling asks for"
 	}
-	updated, available, total := int32(0), deployutil.AvailableReplicas(mine), deployutil.SpecReplicas(mine)
+	var updated, available, total int32
 	for _, rs := range mine {
+		available += rs.Status.AvailableReplicas
+		total += ptr.Deref(rs.Spec.Replicas, 0)
 		if deployutil.EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
 			updated = rs.Status.AvailableReplicas
 		}
@@ -64,11 +72,11 @@ func idleReason(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, p deploysync.Pla
 	if p.Branch == deploysync.Recreate {
 		return fmt.Sprintf("Recreate waits for pods: %d of %d replicas of the new template are available; nothing changes until a pod does", updated, replicas)
 	}
+	surge, unavailable := fenceposts(d)
 	return fmt.Sprintf("the rollout waits for pods: %d of %d replicas of the new template are available, %d pods are available in all, "+
 		"and the ReplicaSets ask for %d; maxSurge %d allows at most %d and maxUnavailable %d needs at least %d available, "+
 		"so no ReplicaSet can change until more new pods become available (the controller syncs again when a pod changes)",
-		updated, replicas, available, total, deployutil.MaxSurge(d), replicas+deployutil.MaxSurge(d),
-		deployutil.MaxUnavailable(d), replicas-deployutil.MaxUnavailable(d))
+		updated, replicas, available, total, surge, replicas+surge, unavailable, replicas-unavailable)
 }
 
 func hasFix(fixes []deploysync.Fix, f deploysync.Fix) bool {
@@ -111,7 +119,7 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 		return "the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline (pods that never become ready, and no progressDeadlineSeconds?)"
 	case simulate.StepLimit:
 		return "the run reached the step limit while still going: raise --max-steps, or --tick for coarser steps"
-	case simulate.Paused:
+	case simulate.StoppedPaused:
 		return "the Deployment is paused: nothing rolls out until it is resumed"
 	case simulate.Held:
 		c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
@@ -146,7 +154,8 @@ func checkPodLimit(m *Manifest, limit int64) error {
 	if d.Spec.Replicas != nil {
 		replicas = int64(*d.Spec.Replicas)
 	}
-	surge := int64(deployutil.MaxSurge(d))
+	s, _ := fenceposts(d)
+	surge := int64(s)
 	need := max(specs, now, replicas+surge)
 	if need <= limit {
 		return nil
@@ -155,4 +164,29 @@ func checkPodLimit(m *Manifest, limit int64) error {
 		"raise it with --max-pods %d if the machine has the memory (and --max-steps: the ReplicaSet controller creates at most 500 pods per ReplicaSet and step), "+
 		"or simulate a smaller copy of the Deployment (fewer replicas: the decisions are the same arithmetic)",
 		need, replicas, surge, specs, now, limit, need)
+}
+
+// fenceposts returns a RollingUpdate's maxSurge and maxUnavailable as the
+// controller uses them (maxUnavailable at most spec.replicas); 0 and 0 for
+// Recreate, or if they do not resolve (Sync then says why).
+func fenceposts(d *appsv1.Deployment) (surge, unavailable int32) {
+	s, u, err := deployutil.Fenceposts(d)
+	if err != nil || d.Spec.Replicas == nil {
+		return 0, 0
+	}
+	return s, min(u, *d.Spec.Replicas)
+}
+
+// desiredReplicas reads a ReplicaSet's desired-replicas annotation as the
+// controller does: an integer in [0, 2³¹−1], or not there.
+func desiredReplicas(rs *appsv1.ReplicaSet) (int32, bool) {
+	v, ok := rs.Annotations[deployutil.DesiredReplicasAnnotation]
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int32(n), true
 }

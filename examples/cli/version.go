@@ -8,7 +8,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/revision"
+	"github.com/deploysync/deploysync/kubectl"
 )
 
 // kubernetesVersion is --kubernetes-version, or the library's default minor.
@@ -34,10 +34,10 @@ func (g *globals) checkVersion() error {
 }
 
 // RolloutHistoryFor is [RolloutHistory] as the kubectl of a Kubernetes minor
-// prints it ([revision.HistoryTextFor]); version is one of
+// prints it ([kubectl.HistoryTextFor]); version is one of
 // deploysync.KubernetesVersions or a server version of one.
 func RolloutHistoryFor(version string, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) string {
-	text, err := revision.HistoryTextFor(version, d, rss, 0)
+	text, err := kubectl.HistoryTextFor(version, d, rss, 0)
 	if err != nil {
 		return "error: " + err.Error() + "\n"
 	}

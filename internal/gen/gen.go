@@ -23,7 +23,9 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -373,7 +375,7 @@ func (g g) deployment() *appsv1.Deployment {
 		ann[deployutil.ChangeCauseAnnotation] = pick(g, "v1", "v2", "v3")
 	}
 	if g.chance(5) {
-		ann[deployutil.LastAppliedConfigAnnotation] = "{}"
+		ann[corev1.LastAppliedConfigAnnotation] = "{}"
 	}
 	if g.chance(12) {
 		ann[deployutil.RollbackToAnnotation] = g.annotation(pick(g, "0", "0", "1", "2", "3", "9", "-1", "abc", ""), 30)
@@ -682,7 +684,7 @@ func (g g) deploymentStatus(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 		st.TerminatingReplicas = ptr.To(int32(g.n(2)))
 	}
 	if g.chance(50) {
-		st.Conditions = append(st.Conditions, cond(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
+		st.Conditions = append(st.Conditions, cond(appsv1.DeploymentAvailable, corev1.ConditionTrue, action.ReasonMinimumReplicasAvailable,
 			"Deployment has minimum availability.", time.Hour))
 	}
 	if g.chance(70) {
@@ -696,10 +698,10 @@ func (g g) deploymentStatus(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 			reason string
 		}
 		k := pick(g,
-			c{corev1.ConditionTrue, deployutil.ReasonReplicaSetUpdated}, c{corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable},
-			c{corev1.ConditionTrue, deployutil.ReasonNewReplicaSetCreated}, c{corev1.ConditionTrue, deployutil.ReasonFoundNewReplicaSet},
-			c{corev1.ConditionFalse, deployutil.ReasonProgressDeadlineExceeded}, c{corev1.ConditionUnknown, deployutil.ReasonDeploymentPaused},
-			c{corev1.ConditionUnknown, deployutil.ReasonDeploymentResumed})
+			c{corev1.ConditionTrue, action.ReasonReplicaSetUpdated}, c{corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable},
+			c{corev1.ConditionTrue, action.ReasonNewReplicaSetCreated}, c{corev1.ConditionTrue, action.ReasonFoundNewReplicaSet},
+			c{corev1.ConditionFalse, action.ReasonProgressDeadlineExceeded}, c{corev1.ConditionUnknown, action.ReasonDeploymentPaused},
+			c{corev1.ConditionUnknown, action.ReasonDeploymentResumed})
 		pc := cond(appsv1.DeploymentProgressing, k.s, k.reason, "progress of web", ago)
 		if g.chance(50) {
 			st.Conditions = append([]appsv1.DeploymentCondition{pc}, st.Conditions...)
@@ -726,20 +728,20 @@ func cond(t appsv1.DeploymentConditionType, s corev1.ConditionStatus, reason, ms
 // event; the caller checks the branch.)
 func ProportionalOverflow(c Case) bool {
 	d := c.State.Deployment
-	if d == nil || deployutil.Validate(d, c.State.ReplicaSets, c.State.Pods) != nil || deployutil.IsSelectingAll(d) {
+	if d == nil || facts.Validate(d, c.State.ReplicaSets, c.State.Pods) != nil || facts.IsSelectingAll(d) {
 		return false
 	}
-	if !deployutil.IsRollingUpdate(d) || *d.Spec.Replicas == 0 {
+	if !facts.IsRollingUpdate(d) || *d.Spec.Replicas == 0 {
 		return false
 	}
-	maxReplicas := int64(deployutil.MaxReplicas(d))
-	claimed, _, err := deployutil.Claim(d, c.State.ReplicaSets)
+	maxReplicas := int64(facts.MaxReplicas(d))
+	claimed, _, err := facts.Claim(d, c.State.ReplicaSets)
 	if err != nil {
 		return false
 	}
-	newRS, old := deployutil.SplitReplicaSets(d, claimed)
-	active := deployutil.FilterActive(append(old, newRS))
-	if len(active) < 2 || deployutil.IsSaturated(d, newRS) || int64(deployutil.SpecReplicas(active)) == maxReplicas {
+	newRS, old := facts.SplitReplicaSets(d, claimed)
+	active := facts.FilterActive(append(old, newRS))
+	if len(active) < 2 || facts.IsSaturated(d, newRS) || int64(facts.SpecReplicas(active)) == maxReplicas {
 		return false
 	}
 	for _, rs := range active {

@@ -13,7 +13,7 @@ import (
 	"github.com/deploysync/deploysync"
 )
 
-// The named states of BENCHMARK.md. Each is a valid state whose sync takes
+// The named states of docs/benchmark.md. Each is a valid state whose sync takes
 // the path its name says; the conformance module benchmarks upstream on the
 // same states.
 

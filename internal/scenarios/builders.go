@@ -1,6 +1,9 @@
-// Package scenarios holds named states of a Deployment and its ReplicaSets:
-// the traces of the behaviour reference (B.1–B.7), the subtle cases of its
-// §8, and everyday rollouts. The library's golden tests and the conformance
+// Package scenarios holds named states of a Deployment and its ReplicaSets,
+// each named for what it shows: the everyday rollouts (a new Deployment, a
+// template change, a scaling event, Recreate, rollback, a hash collision),
+// the subtle cases of upstream's sync (deadlines at their edges,
+// proportional rounding, adoption and release, terminating replicas), and
+// its known bugs. The library's golden tests and the conformance
 // suite both run them.
 package scenarios
 

@@ -70,11 +70,6 @@ func (a *Applier) UpdateDeploymentStatus(ctx context.Context, d *appsv1.Deployme
 	return a.Client.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, d, metav1.UpdateOptions{})
 }
 
-// PatchDeployment patches the Deployment.
-func (a *Applier) PatchDeployment(ctx context.Context, ns, name string, pt types.PatchType, data []byte) (*appsv1.Deployment, error) {
-	return a.Client.AppsV1().Deployments(ns).Patch(ctx, name, pt, data, metav1.PatchOptions{})
-}
-
 // Event records the event on d.
 func (a *Applier) Event(d *appsv1.Deployment, eventType, reason, message string) {
 	a.Recorder.Event(d, eventType, reason, message)
@@ -141,12 +136,6 @@ func (r *Runtime) UpdateDeployment(ctx context.Context, d *appsv1.Deployment) (*
 func (r *Runtime) UpdateDeploymentStatus(ctx context.Context, d *appsv1.Deployment) (*appsv1.Deployment, error) {
 	out := d.DeepCopy()
 	return out, r.Client.Status().Update(ctx, out)
-}
-
-// PatchDeployment patches the Deployment.
-func (r *Runtime) PatchDeployment(ctx context.Context, ns, name string, pt types.PatchType, data []byte) (*appsv1.Deployment, error) {
-	out := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	return out, r.Client.Patch(ctx, out, client.RawPatch(pt, data))
 }
 
 // Event records the event on d.

@@ -396,7 +396,7 @@ func TestReleaseIgnoresGoneAndInvalid(t *testing.T) {
 				return true, nil, tt.answer
 			})
 			plan := deploysync.Plan{Actions: []action.Action{&action.ReleaseReplicaSet{Namespace: ns, Name: "x", UID: "x",
-				OwnerUID: "d-uid", Patch: deployutil.ReleasePatch("x", "d-uid")}}}
+				OwnerUID: "d-uid", Patch: []byte(`{"metadata":{"uid":"x","ownerReferences":[{"$patch":"delete","uid":"d-uid"}]}}`)}}}
 			err := apply(&Applier{Client: srv.cs, Recorder: record.NewFakeRecorder(1)}, deployment(), plan)
 			if (err != nil) != tt.fail {
 				t.Errorf("Apply error = %v, want failure %v (%s)", err, tt.fail, tt.reason)

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -85,9 +86,9 @@ func complete(d *appsv1.Deployment) {
 	d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n,
 		ReadyReplicas: n, AvailableReplicas: n, TerminatingReplicas: ptr.To[int32](0),
 		Conditions: []appsv1.DeploymentCondition{
-			deployutil.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
-				"Deployment has minimum availability.", t0),
-			deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable,
-				`ReplicaSet "x" has successfully progressed.`, t0),
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: action.ReasonMinimumReplicasAvailable,
+				Message: "Deployment has minimum availability.", LastUpdateTime: metav1.NewTime(t0), LastTransitionTime: metav1.NewTime(t0)},
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: action.ReasonNewReplicaSetAvailable,
+				Message: `ReplicaSet "x" has successfully progressed.`, LastUpdateTime: metav1.NewTime(t0), LastTransitionTime: metav1.NewTime(t0)},
 		}}
 }

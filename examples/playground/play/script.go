@@ -64,7 +64,7 @@ func ParseScript(script string) ([]simulate.Change, error) {
 			if err != nil || n < 0 {
 				return nil, bad("want scale REPLICAS, a number from 0")
 			}
-			out = append(out, simulate.Scale(at, int32(n)))
+			out = append(out, simulate.SetReplicas(at, int32(n)))
 		case cmd == "pause" && len(args) == 0:
 			out = append(out, simulate.Pause(at))
 		case cmd == "resume" && len(args) == 0:

@@ -1,0 +1,111 @@
+package facts
+
+import (
+	"maps"
+	"math"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// DesiredReplicas reads a ReplicaSet's desired-replicas annotation. A missing
+// value, or one that is not an integer in [0, MaxInt32], gives ok == false,
+// as upstream.
+func DesiredReplicas(rs *appsv1.ReplicaSet) (n int32, ok bool) {
+	return nonNegativeInt32Annotation(rs.Annotations, deployutil.DesiredReplicasAnnotation)
+}
+
+// MaxReplicasAnnotationValue reads a ReplicaSet's max-replicas annotation,
+// with the rules of [DesiredReplicas].
+func MaxReplicasAnnotationValue(rs *appsv1.ReplicaSet) (n int32, ok bool) {
+	return nonNegativeInt32Annotation(rs.Annotations, deployutil.MaxReplicasAnnotation)
+}
+
+func nonNegativeInt32Annotation(annotations map[string]string, key string) (int32, bool) {
+	v, ok := annotations[key]
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int32(n), true
+}
+
+// ReplicasAnnotationsNeedUpdate reports whether a ReplicaSet's
+// desired-replicas and max-replicas annotations differ from desired and
+// maxReplicas (a ReplicaSet without annotations always needs them).
+func ReplicasAnnotationsNeedUpdate(rs *appsv1.ReplicaSet, desired, maxReplicas int32) bool {
+	if rs.Annotations == nil {
+		return true
+	}
+	return rs.Annotations[deployutil.DesiredReplicasAnnotation] != itoa(desired) ||
+		rs.Annotations[deployutil.MaxReplicasAnnotation] != itoa(maxReplicas)
+}
+
+// WithReplicasAnnotations returns annotations with desired-replicas and
+// max-replicas set to desired and maxReplicas, and whether that changed
+// anything. The result is always a new map; the argument is not modified.
+func WithReplicasAnnotations(annotations map[string]string, desired, maxReplicas int32) (map[string]string, bool) {
+	out := cloneAnnotations(annotations, 2)
+	changed := false
+	for k, v := range map[string]string{deployutil.DesiredReplicasAnnotation: itoa(desired), deployutil.MaxReplicasAnnotation: itoa(maxReplicas)} {
+		if out[k] != v {
+			out[k] = v
+			changed = true
+		}
+	}
+	return out, changed
+}
+
+// CopyDeploymentAnnotations returns rsAnnotations with every annotation of
+// the Deployment added or overwritten, except those the controller manages
+// itself (revision, revision-history, desired-replicas, max-replicas, the
+// rollback request) and kubectl's last-applied-configuration. It never
+// removes an annotation the Deployment no longer has. The result is a new
+// map; changed says whether it differs.
+func CopyDeploymentAnnotations(d *appsv1.Deployment, rsAnnotations map[string]string) (map[string]string, bool) {
+	out := cloneAnnotations(rsAnnotations, len(d.Annotations))
+	changed := false
+	for k, v := range d.Annotations {
+		if isSkippedAnnotation(k) {
+			continue
+		}
+		if cur, ok := out[k]; ok && cur == v {
+			continue
+		}
+		out[k] = v
+		changed = true
+	}
+	return out, changed
+}
+
+// RollbackAnnotations returns the annotations a Deployment gets when it rolls
+// back to rs: its own controller-managed annotations (see
+// [CopyDeploymentAnnotations]) are kept, every other one is replaced by the
+// ReplicaSet's. The result is a new, non-nil map.
+func RollbackAnnotations(d *appsv1.Deployment, rs *appsv1.ReplicaSet) map[string]string {
+	out := make(map[string]string)
+	for k, v := range d.Annotations {
+		if isSkippedAnnotation(k) {
+			out[k] = v
+		}
+	}
+	for k, v := range rs.Annotations {
+		if !isSkippedAnnotation(k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func itoa(n int32) string { return strconv.FormatInt(int64(n), 10) }
+
+func cloneAnnotations(m map[string]string, extra int) map[string]string {
+	out := make(map[string]string, len(m)+extra)
+	maps.Copy(out, m)
+	return out
+}

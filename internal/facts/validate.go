@@ -1,0 +1,317 @@
+package facts
+
+import (
+	"fmt"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// IsSelectingAll reports whether the selector is the empty selector
+// (non-nil, with nil matchLabels and nil matchExpressions). Upstream refuses
+// to act on such a Deployment beyond a warning; a selector with an empty but
+// non-nil matchLabels is not caught by this check, as upstream.
+func IsSelectingAll(d *appsv1.Deployment) bool {
+	// Upstream compares with reflect.DeepEqual against &LabelSelector{}:
+	// only a selector whose two fields are both nil is equal to it.
+	sel := d.Spec.Selector
+	return sel != nil && sel.MatchLabels == nil && sel.MatchExpressions == nil
+}
+
+// Validate refuses exactly what could not be a snapshot of an apps/v1
+// apiserver, and nothing else. It returns the first problem as an
+// [*InputError] naming the object, the field, the value and the rule it
+// mirrors, or nil. Three kinds of rule:
+//
+//  1. apps/v1 validation: what the apiserver's validation of a Deployment,
+//     its status or a ReplicaSet refuses, for the fields the sync reads
+//     (ValidateDeploymentSpec, ValidateDeploymentStrategy,
+//     ValidateRollingUpdateDeployment, ValidateDeploymentStatus,
+//     ValidateReplicaSetSpec, ValidateReplicaSetStatus, object names). Pod
+//     templates are not validated beyond their labels: Validate may accept
+//     more than an apiserver, never less.
+//  2. apps/v1 defaulting: a nil field that defaulting always fills
+//     (spec.replicas, rollingUpdate and its two fields, a ReplicaSet's
+//     spec.replicas); run [SetDefaults] on objects that never went through
+//     an apiserver.
+//  3. Not a snapshot: a nil Deployment, ReplicaSet or pod, two ReplicaSets
+//     with one name or UID, a ReplicaSet of another namespace.
+//
+// Everything else gets upstream's decision, bit for bit, however odd:
+// annotations are free-form strings read with upstream's parsers, and
+// counts, sums, collision counts and revisions wrap around in int32 (int64
+// for revisions) exactly where upstream's do. Pods are not checked beyond
+// nil: a pod whose controller is not one of the claimed ReplicaSets is not
+// one of their pods, as in upstream's pod index.
+//
+// A Deployment selecting all pods (see [IsSelectingAll]) is checked like any
+// other, its empty selector aside (an apiserver refuses it; upstream keeps a
+// branch for such legacy objects, and so does Sync); its ReplicaSets and pods
+// are not checked, since that branch reads none.
+func Validate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) error {
+	if d == nil {
+		return &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "the state needs a Deployment", Rule: ruleSnapshot}
+	}
+	if err := validateDeployment(d); err != nil {
+		return err
+	}
+	if IsSelectingAll(d) {
+		return nil // the sync reads no ReplicaSet or pod
+	}
+	if err := validateReplicaSets(d, rss); err != nil {
+		return err
+	}
+	return validatePods(pods)
+}
+
+// The rules an InputError can mirror.
+const (
+	ruleSnapshot       = "not a snapshot: a state read from one apiserver cannot hold this"
+	ruleDefaulting     = "apps/v1 defaulting (SetDefaults_Deployment, SetDefaults_ReplicaSet) always sets it; run deployutil.SetDefaults on objects that never went through an apiserver"
+	ruleObjectMeta     = "apiserver ValidateObjectMeta: a name is required and must be a DNS subdomain"
+	ruleSpec           = "apps/v1 ValidateDeploymentSpec"
+	ruleStrategy       = "apps/v1 ValidateDeploymentStrategy"
+	ruleRollingUpdate  = "apps/v1 ValidateRollingUpdateDeployment"
+	ruleDeployStatus   = "apps/v1 ValidateDeploymentStatus"
+	ruleReplicaSetSpec = "apps/v1 ValidateReplicaSetSpec"
+	ruleRSStatus       = "apps/v1 ValidateReplicaSetStatus"
+	ruleDNSSubdomain   = "apiserver ValidateObjectMeta (ValidateDeploymentName: a DNS subdomain)"
+)
+
+// isPercent reports whether s is digits followed by "%", the only form of
+// percentage an apiserver accepts (IsValidPercent).
+func isPercent(s string) bool {
+	if len(s) < 2 || s[len(s)-1] != '%' {
+		return false
+	}
+	for i := 0; i < len(s)-1; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+type badFunc func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error
+
+func validateDeployment(d *appsv1.Deployment) error {
+	bad := func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
+		return &deployutil.InputError{Object: objectName(d), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
+	}
+	if d.Name == "" {
+		return bad("metadata.name", deployutil.Required, nil, "a Deployment needs a name", ruleObjectMeta)
+	}
+	if errs := validation.IsDNS1123Subdomain(d.Name); len(errs) > 0 {
+		return bad("metadata.name", deployutil.Invalid, d.Name, errs[0], ruleDNSSubdomain)
+	}
+	s := &d.Spec
+	if s.Replicas == nil {
+		return bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
+	}
+	if *s.Replicas < 0 {
+		return bad("spec.replicas", deployutil.Invalid, *s.Replicas, "must be greater than or equal to 0", ruleSpec)
+	}
+	if s.Selector == nil {
+		return bad("spec.selector", deployutil.Required, nil, "a Deployment needs a selector", ruleSpec)
+	}
+	sel, err := metav1.LabelSelectorAsSelector(s.Selector)
+	if err != nil {
+		return bad("spec.selector", deployutil.Invalid, metav1.FormatLabelSelector(s.Selector), err.Error(), ruleSpec+" (invalid label selector)")
+	}
+	if !sel.Matches(labels.Set(s.Template.Labels)) {
+		return bad("spec.template.metadata.labels", deployutil.Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`",
+			"apps/v1 ValidatePodTemplateSpecForReplicaSet")
+	}
+	if s.MinReadySeconds < 0 {
+		return bad("spec.minReadySeconds", deployutil.Invalid, s.MinReadySeconds, "must be greater than or equal to 0", ruleSpec)
+	}
+	if s.RevisionHistoryLimit != nil && *s.RevisionHistoryLimit < 0 {
+		return bad("spec.revisionHistoryLimit", deployutil.Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0", ruleSpec)
+	}
+	if p := s.ProgressDeadlineSeconds; p != nil {
+		if *p < 0 {
+			return bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, "must be greater than or equal to 0", ruleSpec)
+		}
+		if *p <= s.MinReadySeconds {
+			return bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds), ruleSpec)
+		}
+	}
+	if err := validateStrategy(d, bad); err != nil {
+		return err
+	}
+	return validateDeploymentStatus(&d.Status, bad)
+}
+
+func validateStrategy(d *appsv1.Deployment, bad badFunc) error {
+	st := d.Spec.Strategy
+	switch st.Type {
+	case appsv1.RecreateDeploymentStrategyType:
+		if st.RollingUpdate != nil {
+			return bad("spec.strategy.rollingUpdate", deployutil.Invalid, "set", "may not be specified when strategy `type` is 'Recreate'", ruleStrategy)
+		}
+		return nil
+	case appsv1.RollingUpdateDeploymentStrategyType:
+	default:
+		return bad("spec.strategy.type", deployutil.NotSupported, string(st.Type), `supported values: "Recreate", "RollingUpdate"`, ruleStrategy)
+	}
+	ru := st.RollingUpdate
+	if ru == nil {
+		return bad("spec.strategy.rollingUpdate", deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
+	}
+	for _, f := range []struct {
+		name string
+		v    *intstr.IntOrString
+	}{{"maxUnavailable", ru.MaxUnavailable}, {"maxSurge", ru.MaxSurge}} {
+		field := "spec.strategy.rollingUpdate." + f.name
+		switch {
+		case f.v == nil:
+			return bad(field, deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
+		case f.v.Type == intstr.Int && f.v.IntVal < 0:
+			return bad(field, deployutil.Invalid, f.v.IntVal, "must be greater than or equal to 0", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+		case f.v.Type == intstr.String && !isPercent(f.v.StrVal):
+			return bad(field, deployutil.Invalid, f.v.StrVal, "must be an integer or a percentage like '25%'", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+		case f.v.Type != intstr.Int && f.v.Type != intstr.String:
+			return bad(field, deployutil.Invalid, f.v.Type, "must be an integer or a percentage", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+		}
+	}
+	if rawValue(ru.MaxUnavailable) == 0 && rawValue(ru.MaxSurge) == 0 {
+		return bad("spec.strategy.rollingUpdate.maxUnavailable", deployutil.Invalid, ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0", ruleRollingUpdate)
+	}
+	if ru.MaxUnavailable.Type == intstr.String && rawValue(ru.MaxUnavailable) > 100 {
+		return bad("spec.strategy.rollingUpdate.maxUnavailable", deployutil.Invalid, ru.MaxUnavailable.StrVal, "must not be greater than 100%", ruleRollingUpdate+" (IsNotMoreThan100Percent)")
+	}
+	return nil
+}
+
+// rawValue is the number written in an int-or-percent, percent or not, as
+// the apiserver reads it (strconv.Atoi: digits beyond int64 read as its
+// maximum).
+func rawValue(v *intstr.IntOrString) int64 {
+	if v.Type == intstr.Int {
+		return int64(v.IntVal)
+	}
+	n, _ := strconv.ParseInt(v.StrVal[:len(v.StrVal)-1], 10, 64)
+	return n
+}
+
+func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad badFunc) error {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{
+		{"observedGeneration", s.ObservedGeneration}, {"replicas", int64(s.Replicas)}, {"updatedReplicas", int64(s.UpdatedReplicas)},
+		{"readyReplicas", int64(s.ReadyReplicas)}, {"availableReplicas", int64(s.AvailableReplicas)},
+		{"unavailableReplicas", int64(s.UnavailableReplicas)}, {"terminatingReplicas", int64(ptr.Deref(s.TerminatingReplicas, 0))},
+		{"collisionCount", int64(ptr.Deref(s.CollisionCount, 0))},
+	} {
+		if f.v < 0 {
+			return bad("status."+f.name, deployutil.Invalid, f.v, "must be greater than or equal to 0", ruleDeployStatus)
+		}
+	}
+	switch {
+	case s.UpdatedReplicas > s.Replicas:
+		return bad("status.updatedReplicas", deployutil.Invalid, s.UpdatedReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+	case s.ReadyReplicas > s.Replicas:
+		return bad("status.readyReplicas", deployutil.Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+	case s.AvailableReplicas > s.Replicas:
+		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+	case s.AvailableReplicas > s.ReadyReplicas:
+		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleDeployStatus)
+	}
+	return nil
+}
+
+func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
+	names := make(map[string]struct{}, len(rss))
+	uids := make(map[types.UID]struct{}, len(rss))
+	for i, rs := range rss {
+		if rs == nil {
+			return &deployutil.InputError{Object: fmt.Sprintf("ReplicaSet #%d", i), Field: "replicaSets", Kind: deployutil.Required, Detail: "nil ReplicaSet in the state", Rule: ruleSnapshot}
+		}
+		if err := validateReplicaSet(d, rs, i, names, uids); err != nil {
+			return err
+		}
+		names[rs.Name], uids[rs.UID] = struct{}{}, struct{}{}
+	}
+	return nil
+}
+
+// validatePods refuses a nil pod: the only thing about pods that cannot be
+// a snapshot and that the sync would trip on. Which pods count, and for
+// which ReplicaSet, is decided by their controller reference.
+func validatePods(pods map[types.UID][]*corev1.Pod) error {
+	for uid, list := range pods {
+		for i, p := range list {
+			if p == nil {
+				return &deployutil.InputError{Object: "Pods", Field: fmt.Sprintf("pods[%s][%d]", uid, i), Kind: deployutil.Required, Detail: "nil pod in the state", Rule: ruleSnapshot}
+			}
+		}
+	}
+	return nil
+}
+
+func rsObject(rs *appsv1.ReplicaSet, i int) string {
+	if rs.Name == "" {
+		return fmt.Sprintf("ReplicaSet #%d", i)
+	}
+	return "ReplicaSet " + rs.Namespace + "/" + rs.Name
+}
+
+// validateReplicaSet checks one ReplicaSet; names and uids hold those of the
+// ReplicaSets before it.
+func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, names map[string]struct{}, uids map[types.UID]struct{}) error {
+	bad := func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
+		return &deployutil.InputError{Object: rsObject(rs, i), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
+	}
+	_, dupName := names[rs.Name]
+	_, dupUID := uids[rs.UID]
+	switch {
+	case rs.Name == "":
+		return bad("metadata.name", deployutil.Required, nil, "a ReplicaSet needs a name", ruleObjectMeta)
+	case dupName:
+		return bad("metadata.name", deployutil.Duplicate, rs.Name, "two ReplicaSets in the state have this name", ruleSnapshot)
+	case dupUID:
+		return bad("metadata.uid", deployutil.Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID", ruleSnapshot)
+	case rs.Namespace != d.Namespace:
+		return bad("metadata.namespace", deployutil.Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace), ruleSnapshot)
+	case rs.Spec.Replicas == nil:
+		return bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
+	case *rs.Spec.Replicas < 0:
+		return bad("spec.replicas", deployutil.Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0", ruleReplicaSetSpec)
+	}
+	return validateReplicaSetStatus(&rs.Status, bad)
+}
+
+// validateReplicaSetStatus mirrors ValidateReplicaSetStatus for the fields
+// the sync reads (fullyLabeledReplicas is not one of them).
+func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad badFunc) error {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{
+		{"replicas", int64(s.Replicas)}, {"readyReplicas", int64(s.ReadyReplicas)}, {"availableReplicas", int64(s.AvailableReplicas)},
+		{"terminatingReplicas", int64(ptr.Deref(s.TerminatingReplicas, 0))}, {"observedGeneration", s.ObservedGeneration},
+	} {
+		if f.v < 0 {
+			return bad("status."+f.name, deployutil.Invalid, f.v, "must be greater than or equal to 0", ruleRSStatus)
+		}
+	}
+	switch {
+	case s.ReadyReplicas > s.Replicas:
+		return bad("status.readyReplicas", deployutil.Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleRSStatus)
+	case s.AvailableReplicas > s.Replicas:
+		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleRSStatus)
+	case s.AvailableReplicas > s.ReadyReplicas:
+		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleRSStatus)
+	}
+	return nil
+}
