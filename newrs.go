@@ -108,13 +108,13 @@ func newRSSyncReason(from, to *appsv1.ReplicaSet) string {
 
 func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*appsv1.ReplicaSet, error) {
 	d := s.d
-	hash := deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+	hash := s.newReplicaSetHash()
 	tpl := d.Spec.Template
 	tpl.Labels = withLabel(d.Spec.Template.Labels, deployutil.PodTemplateHashLabel, hash)
 	zero := int32(0)
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:            deployutil.ReplicaSetName(d.Name, hash),
+			Name:            s.newReplicaSetName(hash),
 			Namespace:       d.Namespace,
 			OwnerReferences: []metav1.OwnerReference{deployutil.ControllerRef(d)},
 			Labels:          tpl.Labels,
@@ -133,6 +133,9 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 	rs.Spec.Replicas = &n
 	rs.Annotations, _ = revision.NewReplicaSetAnnotations(d, rs, next, false, s.opts.historyLimit)
 	newRevision := strconv.FormatInt(next, 10)
+	if rejected := rejectedCreate(rs); rejected != nil {
+		return nil, s.createFailed(rejected)
+	}
 
 	created := rs
 	if taken := s.lookup(rs.Name); taken != nil {

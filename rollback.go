@@ -25,19 +25,19 @@ func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 	target, rev, err := revision.RollbackTarget(allRSs, want)
 	switch {
 	case errors.Is(err, revision.ErrNoLastRevision):
-		s.event(corev1.EventTypeWarning, deployutil.EventRollbackRevisionNotFound, err.Error(),
+		s.event(corev1.EventTypeWarning, deployutil.EventRollbackRevisionNotFound, s.eventMessage(err.Error()),
 			"rollback to the previous revision asked, but no ReplicaSet has an earlier revision")
 		s.clearRollbackTo("no previous revision to roll back to")
 		return nil
 	case err != nil:
-		s.event(corev1.EventTypeWarning, deployutil.EventRollbackRevisionNotFound, err.Error(),
+		s.event(corev1.EventTypeWarning, deployutil.EventRollbackRevisionNotFound, s.eventMessage(err.Error()),
 			fmt.Sprintf("rollback to revision %d asked, but no ReplicaSet has it", rev))
 		s.clearRollbackTo(fmt.Sprintf("revision %d not found", rev))
 		return nil
 	}
 	if deployutil.EqualIgnoreHash(&d.Spec.Template, &target.Spec.Template) {
 		s.event(corev1.EventTypeWarning, deployutil.EventRollbackTemplateUnchanged,
-			fmt.Sprintf("The rollback revision contains the same template as current deployment %q", d.Name),
+			s.eventMessage(fmt.Sprintf("The rollback revision contains the same template as current deployment %q", d.Name)),
 			fmt.Sprintf("revision %d (%s) has the current template", rev, target.Name))
 		s.clearRollbackTo("nothing to roll back")
 		return nil
@@ -46,7 +46,7 @@ func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 	d.Annotations = deployutil.RollbackAnnotations(d, target)
 	s.clearRollbackTo(fmt.Sprintf("roll the template back to revision %d (ReplicaSet %s) and take its annotations", rev, target.Name))
 	s.split = nil
-	s.event(corev1.EventTypeNormal, deployutil.EventRollbackDone, fmt.Sprintf("Rolled back deployment %q to revision %d", d.Name, rev),
+	s.event(corev1.EventTypeNormal, deployutil.EventRollbackDone, s.eventMessage(fmt.Sprintf("Rolled back deployment %q to revision %d", d.Name, rev)),
 		fmt.Sprintf("the template of revision %d is back", rev))
 	return nil
 }

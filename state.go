@@ -10,6 +10,7 @@ import (
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // State is a snapshot of what a Deployment controller reads in one sync.
@@ -119,20 +120,25 @@ func (e *HashCollisionError) Error() string {
 type Option func(*options)
 
 type options struct {
-	terminatingReplicas bool
+	// terminatingReplicas is the caller's setting of the gate, nil for the
+	// minor's default (gateTerminatingReplicas).
+	terminatingReplicas *bool
+	version             kversion.Minor
+	versionErr          error
 	historyLimit        int
 	fixes               []Fix
 }
 
 func defaultOptions() options {
-	return options{terminatingReplicas: true, historyLimit: deployutil.MaxRevisionHistoryChars}
+	return options{version: kversion.Default, historyLimit: deployutil.MaxRevisionHistoryChars}
 }
 
 // WithTerminatingReplicas sets the DeploymentReplicaSetTerminatingReplicas
-// feature gate (on by default since Kubernetes 1.35): whether the status
-// reports terminatingReplicas.
+// feature gate: whether the status reports terminatingReplicas. Without it
+// the gate has the default of the minor of [WithKubernetesVersion]: off in
+// 1.33 and 1.34, on from 1.35.
 func WithTerminatingReplicas(enabled bool) Option {
-	return func(o *options) { o.terminatingReplicas = enabled }
+	return func(o *options) { o.terminatingReplicas = &enabled }
 }
 
 // WithRevisionHistoryChars sets the length limit of the revision-history

@@ -28,7 +28,7 @@ func (s *session) calculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.Rep
 		UnavailableReplicas: unavailable,
 		CollisionCount:      d.Status.CollisionCount,
 	}
-	if s.opts.terminatingReplicas {
+	if s.opts.gateTerminatingReplicas() {
 		st.TerminatingReplicas = deployutil.TerminatingReplicas(allRSs)
 	}
 	st.Conditions = append(st.Conditions, d.Status.Conditions...) // a copy; nil if there are none

@@ -7,7 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/podindex"
 	"github.com/deploysync/deploysync/recreate"
 	"github.com/deploysync/deploysync/revision"
 	"github.com/deploysync/deploysync/rolling"
@@ -47,6 +46,9 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	}
 	if err := o.checkFixes(); err != nil {
 		return Plan{}, err
+	}
+	if o.versionErr != nil {
+		return Plan{}, o.versionErr
 	}
 	if err := deployutil.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
 		return Plan{}, err
@@ -209,9 +211,9 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}
-	// Upstream's pod map: the pods of the claimed ReplicaSets, found by
-	// their controller reference.
-	if running, _ := recreate.OldPodsRunning(old, podindex.ByController(rsList, s.pods)); running {
+	// Upstream's pod map of the claimed ReplicaSets (by selector up to
+	// 1.35, by controller reference from 1.36: recreatePods).
+	if running, _ := recreate.OldPodsRunning(old, s.recreatePods(rsList)); running {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // UndescribedError is returned by [DescribeTemplate] (and so by
@@ -56,7 +57,13 @@ func (e *UndescribedError) Error() string {
 // render. t is not modified (kubectl sorts mounts and constraints in place;
 // here copies are sorted).
 func DescribeTemplate(t *corev1.PodTemplateSpec) (string, error) {
-	p := &printer{}
+	return describeTemplate(kversion.Newest, t)
+}
+
+// describeTemplate is DescribeTemplate as the kubectl of minor m prints it
+// (see DescribeTemplateFor).
+func describeTemplate(m kversion.Minor, t *corev1.PodTemplateSpec) (string, error) {
+	p := &printer{minor: m}
 	p.template(t)
 	if p.err != nil {
 		return "", p.err
@@ -68,8 +75,9 @@ func DescribeTemplate(t *corev1.PodTemplateSpec) (string, error) {
 var escaper = strings.NewReplacer("\x1b", "^[", "\r", `\r`)
 
 type printer struct {
-	b   strings.Builder
-	err error
+	b     strings.Builder
+	err   error
+	minor kversion.Minor // the kubectl printed as
 }
 
 // w writes at an indentation level of two spaces per level.
@@ -105,7 +113,7 @@ func (p *printer) template(t *corev1.PodTemplateSpec) {
 	}
 	p.labels("  Node-Selectors", s.NodeSelector)
 	p.tolerations(s.Tolerations)
-	if s.SchedulingGroup != nil {
+	if s.SchedulingGroup != nil && p.minor.AtLeast(kversion.V1_36) { // a field kubectl 1.35 and older do not decode
 		if s.SchedulingGroup.PodGroupName == nil {
 			p.undescribed("spec.schedulingGroup.podGroupName")
 			return
@@ -187,8 +195,8 @@ func (p *printer) container(c *corev1.Container, path string) {
 	p.w(2, "Image:\t%s\n", c.Image)
 	ports, hostPorts := make([]string, 0, len(c.Ports)), make([]string, 0, len(c.Ports))
 	for _, port := range c.Ports {
-		ports = append(ports, portString(port.ContainerPort, port))
-		hostPorts = append(hostPorts, portString(port.HostPort, port))
+		ports = append(ports, p.portString(port.ContainerPort, port))
+		hostPorts = append(hostPorts, p.portString(port.HostPort, port))
 	}
 	p.plural("Port", strings.Join(ports, ", "))
 	p.plural("Host Port", strings.Join(hostPorts, ", "))
@@ -218,7 +226,7 @@ func (p *printer) container(c *corev1.Container, path string) {
 			p.undescribed(path + "." + pr.field + ".grpc.service")
 			return
 		}
-		p.w(2, "%s:\t%s\n", pr.name, probeString(pr.probe))
+		p.w(2, "%s:\t%s\n", pr.name, probeString(p.minor, pr.probe))
 	}
 	if len(c.EnvFrom) > 0 {
 		p.envFrom(c.EnvFrom)
@@ -227,9 +235,9 @@ func (p *printer) container(c *corev1.Container, path string) {
 	p.mounts(c)
 }
 
-func portString(n int32, port corev1.ContainerPort) string {
+func (p *printer) portString(n int32, port corev1.ContainerPort) string {
 	s := fmt.Sprintf("%d/%s", n, port.Protocol)
-	if port.Name != "" {
+	if port.Name != "" && p.minor.AtLeast(kversion.V1_34) { // kubectl 1.33 prints no port name
 		s = fmt.Sprintf("%s (%s)", s, port.Name)
 	}
 	return s
@@ -276,9 +284,12 @@ func (p *printer) resources(list corev1.ResourceList, title string) {
 	}
 }
 
-func probeString(pr *corev1.Probe) string {
-	attrs := fmt.Sprintf("delay=%ds timeout=%ds period=%ds successThreshold=%d failureThreshold=%d",
-		pr.InitialDelaySeconds, pr.TimeoutSeconds, pr.PeriodSeconds, pr.SuccessThreshold, pr.FailureThreshold)
+func probeString(m kversion.Minor, pr *corev1.Probe) string {
+	format := "delay=%ds timeout=%ds period=%ds successThreshold=%d failureThreshold=%d"
+	if !m.AtLeast(kversion.V1_37) { // kubectl 1.36 and older
+		format = "delay=%ds timeout=%ds period=%ds #success=%d #failure=%d"
+	}
+	attrs := fmt.Sprintf(format, pr.InitialDelaySeconds, pr.TimeoutSeconds, pr.PeriodSeconds, pr.SuccessThreshold, pr.FailureThreshold)
 	switch {
 	case pr.Exec != nil:
 		return fmt.Sprintf("exec %v %s", pr.Exec.Command, attrs)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // Entry is one revision of a Deployment's rollout history, as `kubectl
@@ -148,6 +149,11 @@ func compareInt64(a, b int64) int {
 // here does not render exactly as kubectl is refused with an
 // [*UndescribedError] (rule 3 only); see its documentation for the list.
 func HistoryText(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, revision int64) (string, error) {
+	return historyText(kversion.Newest, d, rss, revision)
+}
+
+// historyText is HistoryText as the kubectl of minor m prints it.
+func historyText(m kversion.Minor, d *appsv1.Deployment, rss []*appsv1.ReplicaSet, revision int64) (string, error) {
 	if revision < 0 {
 		return "", fmt.Errorf("revision must be a positive integer: %v", revision)
 	}
@@ -159,7 +165,7 @@ func HistoryText(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, revision int64)
 	if revision > 0 {
 		header = fmt.Sprintf("with revision #%d", revision)
 	}
-	body, err := historyBody(entries, revision)
+	body, err := historyBody(m, entries, revision)
 	if err != nil {
 		return "", err
 	}
@@ -168,14 +174,14 @@ func HistoryText(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, revision int64)
 	return fmt.Sprintf("deployment.apps/%s %s\n%s\n", d.Name, header, body), nil
 }
 
-func historyBody(entries []Entry, revision int64) (string, error) {
+func historyBody(m kversion.Minor, entries []Entry, revision int64) (string, error) {
 	if len(entries) == 0 {
 		return "No rollout history found.", nil
 	}
 	if revision > 0 {
 		for _, e := range entries {
 			if e.Revision == revision {
-				return DescribeTemplate(&e.Template)
+				return describeTemplate(m, &e.Template)
 			}
 		}
 		return "", fmt.Errorf("unable to find the specified revision")

@@ -30,6 +30,7 @@ type config struct {
 	changes        []Change
 	syncOpts       []deploysync.Option
 	syncFunc       func(deploysync.State) (deploysync.Plan, error)
+	versionErr     error // from WithKubernetesVersion
 }
 
 func defaults() config {
@@ -118,6 +119,9 @@ func WithSyncOptions(opts ...deploysync.Option) Option {
 }
 
 func (c *config) validate() error {
+	if c.versionErr != nil {
+		return c.versionErr
+	}
 	switch {
 	case c.tick <= 0:
 		return fmt.Errorf("simulate: tick %v must be positive", c.tick)

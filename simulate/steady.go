@@ -9,9 +9,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // Steady returns the state a Deployment is in an hour after the controller
@@ -30,6 +32,12 @@ import (
 // complete: Available=True, Progressing=True/NewReplicaSetAvailable. The
 // argument is not modified; an invalid Deployment is an error.
 func Steady(d *appsv1.Deployment, now time.Time) (deploysync.State, error) {
+	return steady(kversion.Newest, d, now)
+}
+
+// steady is Steady as the controller of minor m builds the ReplicaSet (see
+// SteadyFor).
+func steady(m kversion.Minor, d *appsv1.Deployment, now time.Time) (deploysync.State, error) {
 	d = deployutil.SetDefaults(d)
 	if d.UID == "" {
 		d.UID = types.UID(d.Name + "-uid")
@@ -49,7 +57,10 @@ func Steady(d *appsv1.Deployment, now time.Time) (deploysync.State, error) {
 	}
 	d.Annotations[deployutil.RevisionAnnotation] = rev
 
-	hash := deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+	hash, err := deployutil.ComputeHashFor(m.String(), &d.Spec.Template, d.Status.CollisionCount)
+	if err != nil {
+		return deploysync.State{}, err
+	}
 	tpl := *d.Spec.Template.DeepCopy()
 	tpl.Labels = map[string]string{deployutil.PodTemplateHashLabel: hash}
 	for k, v := range d.Spec.Template.Labels {
@@ -67,6 +78,9 @@ func Steady(d *appsv1.Deployment, now time.Time) (deploysync.State, error) {
 	ann[deployutil.MaxReplicasAnnotation] = strconv.Itoa(int(deployutil.MaxReplicas(d)))
 	zero := int32(0)
 	name := deployutil.ReplicaSetName(d.Name, hash)
+	if !m.AtLeast(kversion.V1_34) && len(d.Name+"-"+hash) > validation.DNS1123SubdomainMaxLength {
+		return deploysync.State{}, fmt.Errorf("simulate: Kubernetes %s cannot create the ReplicaSet of Deployment %q: %q is longer than %d characters", m, d.Name, d.Name+"-"+hash, validation.DNS1123SubdomainMaxLength)
+	}
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: d.Namespace, UID: types.UID(name + "-uid"), Generation: 1,
@@ -92,6 +106,11 @@ func Steady(d *appsv1.Deployment, now time.Time) (deploysync.State, error) {
 	}
 	if !deployutil.HasProgressDeadline(d) {
 		d.Status.Conditions = d.Status.Conditions[:1]
+	}
+	if !m.AtLeast(kversion.V1_35) {
+		// The DeploymentReplicaSetTerminatingReplicas gate is off by
+		// default: neither controller reports terminating replicas.
+		d.Status.TerminatingReplicas, rs.Status.TerminatingReplicas = nil, nil
 	}
 	return deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{rs}, Now: now}, nil
 }

@@ -78,6 +78,13 @@ func TestCommands(t *testing.T) {
 	}{
 		{name: "plan", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now}, golden: "plan-rollout.txt",
 			reason: "a kubectl get -o yaml List right after kubectl set image: create the new ReplicaSet within maxSurge, scale the old one down"},
+		{name: "plan as 1.34", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now, "--kubernetes-version", "v1.34.4-eks-1a2b3c"}, golden: "plan-rollout-1.34.txt",
+			reason: "--kubernetes-version decides as that minor: the new ReplicaSet gets 1.34's pod-template-hash, the status no terminatingReplicas (gate off in 1.34)"},
+		{name: "unsupported version", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now, "--kubernetes-version", "1.32"},
+			errWant: `--kubernetes-version: deploysync: Kubernetes version "1.32": minor 32 is not supported; supported minors: 1.33, 1.34, 1.35, 1.36, 1.37`,
+			reason:  "an unsupported minor is refused before any work, listing the supported ones"},
+		{name: "simulate as 1.33", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now, "--kubernetes-version", "1.33"}, golden: "simulate-rollout-1.33.txt",
+			reason: "simulate takes the minor too"},
 		{name: "plan json", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now, "-o", "json"}, golden: "plan-rollout.json",
 			reason: "-o json gives the same plan to machines, objects included"},
 		{name: "plan handwritten", args: []string{"plan", "-f", "testdata/handwritten.yaml", "--now", now}, golden: "plan-handwritten.txt",

@@ -82,6 +82,7 @@ type globals struct {
 	deployment string
 	now        string
 	fixes      []string
+	version    string
 	clock      func() time.Time
 }
 
@@ -126,6 +127,8 @@ func NewCommand(stdout, stderr io.Writer, clock func() time.Time) *cobra.Command
 	pf.StringVar(&g.deployment, "deployment", "", "name of the Deployment, if the file has several")
 	pf.StringSliceVar(&g.fixes, "fix", nil, "correct known upstream bugs, by name (repeatable or comma-separated): "+fixNames())
 	pf.StringVar(&g.now, "now", "", "time of the sync, RFC 3339 (default: the wall clock)")
+	pf.StringVar(&g.version, "kubernetes-version", "", "decide as this Kubernetes minor's controller and kubectl: "+strings.Join(deploysync.KubernetesVersions(), ", ")+
+		" (a server version such as v1.34.4-eks-1a2b3c is read as its minor; default 1.37)")
 	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g))
 	return root
 }
@@ -147,6 +150,9 @@ func (g *globals) load(cmd *cobra.Command) (*Manifest, metav1.Time, error) {
 		now = g.clock()
 	}
 	if _, err := g.syncFixes(); err != nil {
+		return nil, metav1.Time{}, err
+	}
+	if err := g.checkVersion(); err != nil {
 		return nil, metav1.Time{}, err
 	}
 	var m *Manifest
@@ -194,11 +200,14 @@ func (g *globals) syncFixes() ([]deploysync.Fix, error) {
 }
 
 func (g *globals) syncOptions() []deploysync.Option {
-	fixes, _ := g.syncFixes()
-	if len(fixes) == 0 {
-		return nil
+	var opts []deploysync.Option
+	if fixes, _ := g.syncFixes(); len(fixes) > 0 {
+		opts = append(opts, deploysync.WithFixes(fixes...))
 	}
-	return []deploysync.Option{deploysync.WithFixes(fixes...)}
+	if g.version != "" {
+		opts = append(opts, deploysync.WithKubernetesVersion(g.version))
+	}
+	return opts
 }
 
 func planCommand(g *globals) *cobra.Command {
@@ -362,6 +371,9 @@ The exit code says how the rollout ended:
 			opts := []simulate.Option{simulate.WithTick(tick), simulate.WithPodStartDelay(start), simulate.WithReadinessDelay(ready),
 				simulate.WithTerminationDelay(end), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed), simulate.WithMaxSteps(maxSteps),
 				simulate.WithMaxPods(maxPods), simulate.WithSyncOptions(g.syncOptions()...)}
+			if g.version != "" {
+				opts = append(opts, simulate.WithKubernetesVersion(g.version))
+			}
 			for _, img := range failing {
 				opts = append(opts, simulate.WithFailingImage(img))
 			}
@@ -445,7 +457,7 @@ func historyCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprint(cmd.OutOrStdout(), RolloutHistory(m.Deployment, m.ReplicaSets))
+			_, err = fmt.Fprint(cmd.OutOrStdout(), RolloutHistoryFor(g.kubernetesVersion(), m.Deployment, m.ReplicaSets))
 			return err
 		},
 	}

@@ -1,0 +1,120 @@
+package deploysync
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/kversion"
+	"github.com/deploysync/deploysync/internal/podindex"
+)
+
+// CreateRejectedError is a plan's Err when the apiserver would refuse the
+// new ReplicaSet's create: on Kubernetes 1.33, whose controller names it
+// "<deployment>-<hash>" uncut, a name longer than 253 characters (a
+// Deployment name longer than 242 to 244 characters, with the hash). The
+// plan holds what upstream does then: the Progressing condition becomes
+// False with reason ReplicaSetCreateError (when there is a progress
+// deadline) and a Warning event ReplicaSetCreateError says why; the sync
+// fails, so the caller requeues with rate limiting, and every sync fails the
+// same way until the Deployment is renamed — the rollout never starts.
+type CreateRejectedError struct {
+	// Name is the ReplicaSet name the create sent.
+	Name string
+	// Message is the apiserver's answer, as its Invalid error reads.
+	Message string
+}
+
+// Error is the apiserver's answer.
+func (e *CreateRejectedError) Error() string { return e.Message }
+
+// newReplicaSetHash is the pod-template-hash the minor's controller gives
+// the Deployment's template.
+func (s *session) newReplicaSetHash() string {
+	d := s.d
+	if s.opts.version == kversion.Newest {
+		return deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+	}
+	h, err := deployutil.ComputeHashFor(s.opts.version.String(), &d.Spec.Template, d.Status.CollisionCount)
+	if err != nil {
+		// The version was checked before the sync began, and every field
+		// of the library's types copies into every older layout (the
+		// layout tests fill them all).
+		panic(fmt.Sprintf("deploysync: hashing as %s: %v", s.opts.version, err))
+	}
+	return h
+}
+
+// newReplicaSetName is the name the minor's controller gives the new
+// ReplicaSet: from 1.34 the Deployment's name is cut so that the whole fits
+// 253 characters (pkg/controller/deployment/sync.go,
+// generateReplicaSetName, v1.34.4); 1.33 joins them uncut (v1.33.5:
+// d.Name + "-" + podTemplateSpecHash).
+func (s *session) newReplicaSetName(hash string) string {
+	if !s.opts.version.AtLeast(kversion.V1_34) {
+		return s.d.Name + "-" + hash
+	}
+	return deployutil.ReplicaSetName(s.d.Name, hash)
+}
+
+// rejectedCreate is the apiserver's refusal of a new ReplicaSet, or nil: a
+// name longer than a DNS subdomain may be (only 1.33 sends one).
+func rejectedCreate(rs *appsv1.ReplicaSet) *CreateRejectedError {
+	if len(rs.Name) <= validation.DNS1123SubdomainMaxLength {
+		return nil
+	}
+	// The message of apimachinery's NewInvalid over ValidateObjectMeta's
+	// name error, as apps/v1 ReplicaSet validation returns it (the same text
+	// in apimachinery v0.33.5 and v0.37.2).
+	return &CreateRejectedError{Name: rs.Name, Message: fmt.Sprintf(
+		"ReplicaSet.apps %q is invalid: metadata.name: Invalid value: %q: must be no more than %d characters",
+		rs.Name, rs.Name, validation.DNS1123SubdomainMaxLength)}
+}
+
+// createFailed is upstream's answer to a failed create (other than
+// AlreadyExists): the Progressing condition says so when there is a
+// progress deadline, a Warning event says so, and the sync fails.
+func (s *session) createFailed(err *CreateRejectedError) error {
+	d := s.d
+	msg := fmt.Sprintf("Failed to create new replica set %q: %v", err.Name, err)
+	if deployutil.HasProgressDeadline(d) {
+		deployutil.SetCondition(&d.Status, deployutil.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
+			deployutil.ReasonReplicaSetCreateError, msg, s.now))
+		s.updateStatus(fmt.Sprintf("the apiserver refuses the new ReplicaSet's name of %d characters (at most %d): Progressing becomes False, ReplicaSetCreateError",
+			len(err.Name), validation.DNS1123SubdomainMaxLength))
+	}
+	s.event(corev1.EventTypeWarning, deployutil.EventReplicaSetCreateError, s.eventMessage(msg),
+		fmt.Sprintf("%s's controller names the new ReplicaSet %q (%d characters) without cutting the Deployment's name; the create fails", s.opts.version, err.Name, len(err.Name)))
+	return err
+}
+
+// eventMessage is how the minor's controller records a message it has
+// already formatted: up to 1.35 it passes it to Eventf as the format with
+// no arguments (pkg/controller/deployment/sync.go and rollback.go, v1.35.4),
+// so a '%' in it is read as a verb; from 1.36 it passes "%s" and the
+// message (v1.36.3). The messages that go this way (ReplicaSetCreateError,
+// the rollback events) hold names, which cannot contain '%', and fixed
+// texts: the difference does not show on any state an apiserver holds.
+func (s *session) eventMessage(msg string) string {
+	if s.opts.version.AtLeast(kversion.V1_36) {
+		return msg
+	}
+	return fmt.Sprintf(msg, []any{}...)
+}
+
+// recreatePods is the pod map Recreate consults before it scales up: up to
+// 1.35 the pods that match the Deployment's selector grouped by their
+// controller's UID (pkg/controller/deployment/deployment_controller.go,
+// getPodMapForDeployment, v1.35.4); from 1.36 the pods whose controller
+// reference names the ReplicaSet, found in the pod index
+// (controller.FilterPodsByOwner, v1.36.3).
+func (s *session) recreatePods(rsList []*appsv1.ReplicaSet) map[types.UID][]*corev1.Pod {
+	if !s.opts.version.AtLeast(kversion.V1_36) {
+		return podindex.BySelector(s.d, rsList, s.pods)
+	}
+	return podindex.ByController(rsList, s.pods)
+}
