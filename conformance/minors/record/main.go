@@ -36,7 +36,7 @@ func main() {
 	out := flag.String("out", "", "the corpus directory to write")
 	states := flag.Int("states", 5000, "random states")
 	trajectories := flag.Int("trajectories", 200, "trajectories")
-	fuzzed := flag.Int("fuzzed-templates", 1500, "fuzzed templates (the hand-shaped ones come on top)")
+	fuzzed := flag.Int("fuzzed-templates", 1700, "fuzzed templates (the hand-shaped ones come on top)")
 	flag.Parse()
 	if _, ok := minors.Versions[*minor]; !ok || *oraclePath == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: record -minor 1.3x -oracle path -out dir")

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
@@ -35,14 +37,20 @@ func recordRandom(o *oracle, n int) ([]minors.Record, []string, error) {
 // refuse, or the runner could not run it, so the world cannot go on.
 var errStop = errors.New("the trajectory cannot go on")
 
-// recordTrajectories runs rollouts in the simulate world as the suite's
-// TestTrajectories does (the same seeds, world knobs and scripted changes),
-// except that upstream of the minor decides every sync and the world goes
-// on with upstream's outcome. Every sync is a record.
+// recordTrajectories runs n rollouts in the simulate world as the suite's
+// TestTrajectories does (the same world knobs and scripted changes for a
+// seed), from seed 1 on until n have run, except that worlds are smaller,
+// upstream of the minor decides every sync and the world goes on with
+// upstream's outcome. Every sync is a record.
 func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 	var recs []minors.Record
 	started, stopped, tooLarge, invalid := 0, 0, 0, 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	seed := uint64(0)
+	for started < n {
+		seed++
+		if seed > uint64(20*n) {
+			return nil, nil, fmt.Errorf("only %d of %d trajectories could start from seeds 1-%d", started, n, seed-1)
+		}
 		src := gen.NewRand(seed)
 		c := gen.Valid(src)
 		if err := deployutil.Validate(c.State.Deployment, c.State.ReplicaSets, c.State.Pods); err != nil {
@@ -69,7 +77,7 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 			}
 			c.State = steady
 		}
-		if worldPods(c) > 100_000 {
+		if worldPods(c) > maxWorldPods {
 			tooLarge++
 			continue
 		}
@@ -78,7 +86,7 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 		step := 0
 		opts = append(opts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
 			step++
-			r, err := o.syncRecord(fmt.Sprintf("trajectory %d sync %d", seed, step), s, c.TerminatingReplicas)
+			r, err := o.syncRecord(fmt.Sprintf("trajectory %d sync %d", seed, step), podsMetaOnly(s), c.TerminatingReplicas)
 			if err != nil {
 				return deploysync.Plan{}, err
 			}
@@ -105,9 +113,32 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 			return nil, nil, fmt.Errorf("trajectory %d: %w", seed, err)
 		}
 	}
-	note := fmt.Sprintf("trajectories: seeds 1-%d, %d run (%d syncs), %d stopped at a write an apiserver would refuse, %d skipped as too large for the simulator, %d skipped as refused",
-		n, started, len(recs), stopped, tooLarge, invalid)
+	note := fmt.Sprintf("trajectories: seeds 1-%d, %d run (%d syncs), %d stopped at a write an apiserver would refuse, %d skipped as worlds of more than %d pods, %d skipped as refused",
+		seed, started, len(recs), stopped, tooLarge, maxWorldPods, invalid)
 	return recs, []string{note}, nil
+}
+
+// maxWorldPods bounds the worlds recorded: a Recreate sync's state lists
+// every pod, and the corpus must stay small.
+const maxWorldPods = 300
+
+// podsMetaOnly returns s with its pods cut to what a sync reads of them (their
+// metadata and status.phase), so the corpus stays small; the oracle and the
+// check both see the cut pods.
+func podsMetaOnly(s deploysync.State) deploysync.State {
+	if len(s.Pods) == 0 {
+		return s
+	}
+	pods := make(map[types.UID][]*corev1.Pod, len(s.Pods))
+	for uid, list := range s.Pods {
+		cut := make([]*corev1.Pod, len(list))
+		for i, p := range list {
+			cut[i] = &corev1.Pod{TypeMeta: p.TypeMeta, ObjectMeta: *p.ObjectMeta.DeepCopy(), Status: corev1.PodStatus{Phase: p.Status.Phase}}
+		}
+		pods[uid] = cut
+	}
+	s.Pods = pods
+	return s
 }
 
 // worldPods bounds the pods of the world (as the suite's TestTrajectories).
