@@ -89,12 +89,16 @@ func checkMinor(t *testing.T, minor string) {
 		}
 		var cnt recordCounts
 		var shown int
+		var differing []string
 		for _, r := range recs {
 			err := checkRecord(&cnt, minor, r, opts)
 			if err == nil {
 				continue
 			}
 			cnt.differ++
+			if len(differing) < 100 {
+				differing = append(differing, r.ID)
+			}
 			if shown < 3 {
 				shown++
 				t.Errorf("%s %s %s: %v", minor, file, r.ID, err)
@@ -103,7 +107,7 @@ func checkMinor(t *testing.T, minor string) {
 		t.Logf("%s %s: %d records: %d compared, %d refused by both, %d hashes checked (%d templates the minor's decoding changed); %d differ",
 			minor, file, len(recs), cnt.compared, cnt.refusedBoth, cnt.hashes, cnt.originals, cnt.differ)
 		if cnt.differ > shown {
-			t.Errorf("%s %s: %d records differ in all (%d shown)", minor, file, cnt.differ, shown)
+			t.Errorf("%s %s: %d records differ in all (%d shown); the first %d: %s", minor, file, cnt.differ, shown, len(differing), strings.Join(differing, ", "))
 		}
 	}
 }

@@ -30,6 +30,7 @@ type templateCase struct {
 	name           string
 	template       corev1.PodTemplateSpec
 	collisionCount *int32
+	fuzzed         bool
 }
 
 // deploymentNames are the hand-shaped names: short, at the lengths where
@@ -59,9 +60,10 @@ func deploymentNames() []string {
 
 var collisionCounts = []*int32{nil, ptr.To[int32](0), ptr.To[int32](1), ptr.To[int32](2), ptr.To[int32](7), ptr.To[int32](100), ptr.To[int32](math.MaxInt32), ptr.To[int32](-1), ptr.To[int32](math.MinInt32)}
 
-// handShaped are the templates users write: the generator's and the
-// scenarios', with and without a pod-template-hash label, with several
-// containers, with resources, probes and volumes.
+// handShaped are the templates users write: the scenarios', with and
+// without a pod-template-hash label, with several containers, with
+// resources, probes and volumes. templateDeployment defaults them as an
+// apiserver does.
 func handShaped() []corev1.PodTemplateSpec {
 	var out []corev1.PodTemplateSpec
 	out = append(out, scenarios.Template("nginx:1"), scenarios.Template("nginx:2"))
@@ -79,9 +81,7 @@ func handShaped() []corev1.PodTemplateSpec {
 	rich.Spec.Containers = append(rich.Spec.Containers, corev1.Container{Name: "sidecar", Image: "envoy:1", ImagePullPolicy: corev1.PullIfNotPresent, TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: corev1.TerminationMessageReadFile})
 	rich.Spec.Volumes = []corev1.Volume{{Name: "cfg", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: "cfg"}, DefaultMode: ptr.To[int32](0o644)}}}}
 	out = append(out, rich)
-	// The template as the apiserver defaults it.
-	d := deployutil.SetDefaults(&appsv1.Deployment{Spec: appsv1.DeploymentSpec{Template: scenarios.Template("nginx:3")}})
-	out = append(out, d.Spec.Template)
+	out = append(out, scenarios.Template("nginx:3"))
 	return out
 }
 
@@ -213,6 +213,7 @@ func templateCases(n int) []templateCase {
 			name:           names[r.IntN(len(names))],
 			template:       fuzzedTemplate(seed),
 			collisionCount: collisionCounts[r.IntN(len(collisionCounts))],
+			fuzzed:         true,
 		})
 	}
 	return cases
@@ -234,7 +235,11 @@ func templateDeployment(c templateCase) *appsv1.Deployment {
 		},
 		Status: appsv1.DeploymentStatus{CollisionCount: c.collisionCount},
 	}
-	return d
+	if c.fuzzed {
+		return d // as drawn: most fuzzed templates are not valid anyway
+	}
+	// Hand-shaped Deployments are as an apiserver stores them: defaulted.
+	return deployutil.SetDefaults(d)
 }
 
 // recordTemplates records, for each case, the minor's hash of the template
