@@ -3,14 +3,18 @@
 # k8s.io/apimachinery@v0.37.2 whose metav1.Now consults a settable hook, so the
 # upstream runner can pin the time that upstream stamps on conditions.
 #
+# Usage: patch-apimachinery.sh [version [dest]]. Without arguments it prepares
+# the copy the conformance module uses (v0.37.2 into conformance/_patched);
+# record-minors.sh passes an older version and a scratch directory.
+#
 # The copy is taken from the Go module cache (downloaded first if needed) and
 # patched mechanically. The script is idempotent: a finished copy carrying the
 # marker file for the same version is left alone.
 set -euo pipefail
 
-version=v0.37.2
+version=${1:-v0.37.2}
 here=$(cd "$(dirname "$0")/.." && pwd)
-dest="$here/_patched/apimachinery"
+dest=${2:-"$here/_patched/apimachinery"}
 marker="$dest/.deploysync-patched"
 
 if [ -f "$marker" ] && [ "$(cat "$marker")" = "$version" ]; then

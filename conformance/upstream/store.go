@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -165,6 +166,17 @@ func (s *store) create(res string, sent runtime.Object) (runtime.Object, error) 
 		return nil, s.harnessErr("create %s: %v", res, err)
 	}
 	key := storeKey{res, metaString(o, "namespace"), metaString(o, "name")}
+	// An apiserver validates the name of an object it creates before
+	// anything else; v1.33 names a ReplicaSet <deployment>-<hash> without
+	// truncating, so a long Deployment name gets 422 here.
+	if msgs := apimachineryvalidation.NameIsDNSSubdomain(key.name, false); len(msgs) > 0 {
+		var errs field.ErrorList
+		for _, msg := range msgs {
+			errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), key.name, msg))
+		}
+		s.logf("create %s %s: invalid name", res, key.name)
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: appsv1.GroupName, Kind: "ReplicaSet"}, key.name, errs)
+	}
 	if _, exists := s.objects[key]; exists {
 		s.logf("create %s %s: already exists", res, key.name)
 		return nil, apierrors.NewAlreadyExists(appsv1.Resource(res), key.name)
