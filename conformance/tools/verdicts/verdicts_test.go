@@ -33,6 +33,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/gen"
+	"github.com/deploysync/deploysync/internal/verdictcases"
 	"github.com/deploysync/deploysync/simulate"
 	"github.com/deploysync/deploysync/verdict"
 )
@@ -293,7 +294,8 @@ func helm3Wants(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (verdict.Verdict
 
 // perturb moves a generated state toward the branches the tools have and
 // the generator seldom draws: Argo CD's hook finalizer, kstatus's
-// Reconciling and Stalled conditions, no progress deadline, the new
+// Reconciling and Stalled conditions, a second Progressing condition, no
+// progress deadline, the new
 // ReplicaSet's generation not yet observed, finished rollouts (all counts
 // equal) and the conditions of one.
 func perturb(r *rand.Rand, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
@@ -304,6 +306,13 @@ func perturb(r *rand.Rand, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 		t := []appsv1.DeploymentConditionType{"Reconciling", "Stalled"}[r.IntN(2)]
 		st := []corev1.ConditionStatus{corev1.ConditionTrue, corev1.ConditionFalse}[r.IntN(2)]
 		d.Status.Conditions = append(d.Status.Conditions, appsv1.DeploymentCondition{Type: t, Status: st, Reason: "Tool", Message: "set by a tool"})
+	}
+	if r.IntN(10) == 0 {
+		// a second Progressing condition: kubectl and Argo CD read the
+		// first, kstatus every one
+		st := []corev1.ConditionStatus{corev1.ConditionTrue, corev1.ConditionFalse}[r.IntN(2)]
+		reason := []string{"ProgressDeadlineExceeded", "NewReplicaSetAvailable"}[r.IntN(2)]
+		d.Status.Conditions = append(d.Status.Conditions, appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: st, Reason: reason})
 	}
 	if r.IntN(10) == 0 {
 		d.Spec.ProgressDeadlineSeconds = ptr.To[int32](math.MaxInt32)
@@ -328,6 +337,19 @@ func perturb(r *rand.Rand, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 		} else if r.IntN(3) == 0 {
 			rs.Status.ObservedGeneration = rs.Generation
 		}
+	}
+}
+
+// TestNamedCases runs the rows of the README's table (internal/verdictcases)
+// through every tool's own code.
+func TestNamedCases(t *testing.T) {
+	x := newDiffer(t)
+	for _, c := range verdictcases.All() {
+		x.check(c.Name, c.Deployment, c.ReplicaSets)
+	}
+	x.report("named cases")
+	if x.states != len(verdictcases.All()) || x.states == 0 {
+		t.Fatalf("%d cases compared", x.states)
 	}
 }
 
