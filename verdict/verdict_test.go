@@ -44,7 +44,9 @@ func TestVerdicts(t *testing.T) {
 		{name: "kubectl done", reason: "kubectl's last rule: everything updated and available", tool: verdict.Kubectl,
 			want: verdict.Verdict{Done: true, Message: "deployment \"web\" successfully rolled out\n"}},
 		{name: "kubectl deadline", reason: "kubectl's rule 3 is an error, so a failed verdict with its text",
-			edit: func(d *appsv1.Deployment, _ []*appsv1.ReplicaSet) { d.Status.Conditions[1].Reason = "ProgressDeadlineExceeded" },
+			edit: func(d *appsv1.Deployment, _ []*appsv1.ReplicaSet) {
+				d.Status.Conditions[1].Reason = "ProgressDeadlineExceeded"
+			},
 			tool: verdict.Kubectl, want: verdict.Verdict{Failed: true, Message: `deployment "web" exceeded its progress deadline`}},
 
 		{name: "kstatus current", reason: "kstatus's last rule counts status.replicas", tool: verdict.Kstatus,
@@ -131,7 +133,9 @@ func TestVerdicts(t *testing.T) {
 			},
 			tool: verdict.Helm3, want: verdict.Verdict{Reasons: []string{"no ReplicaSet controlled by the Deployment has its pod template yet"}}},
 		{name: "helm3 paused", reason: "Client.Wait builds the checker with PausedAsReady",
-			edit: func(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) { d.Spec.Paused, rss[0].Status.ReadyReplicas = true, 0 },
+			edit: func(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
+				d.Spec.Paused, rss[0].Status.ReadyReplicas = true, 0
+			},
 			tool: verdict.Helm3, want: verdict.Verdict{Done: true}},
 
 		{name: "helm4 paused", reason: "Helm 4 leaves paused Deployments out of its wait",
@@ -188,7 +192,9 @@ func TestVerdicts(t *testing.T) {
 					"2 pods have a deletion timestamp and are still shutting down: web-old-a, web-old-b",
 				}}},
 		{name: "strict no new ReplicaSet", reason: "counts can claim done before the new ReplicaSet is listed",
-			edit: func(_ *appsv1.Deployment, rss []*appsv1.ReplicaSet) { rss[0].Spec.Template.Spec.Containers[0].Image = "nginx:2" },
+			edit: func(_ *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
+				rss[0].Spec.Template.Spec.Containers[0].Image = "nginx:2"
+			},
 			tool: verdict.StrictTool, want: verdict.Verdict{
 				Message: "no ReplicaSet of the Deployment has its pod template: the new ReplicaSet is not created yet",
 				Reasons: []string{
