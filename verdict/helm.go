@@ -118,12 +118,12 @@ func helm3MaxUnavailable(d *appsv1.Deployment) int32 {
 		surgeP, unavailableP = ru.MaxSurge, ru.MaxUnavailable
 	}
 	zero := intstr.FromInt32(0)
-	//lint:ignore SA1019 Helm 3 resolves the fenceposts with this parser, whose reading of odd strings differs from its successor's.
+	// Helm 3 resolves the fenceposts with this legacy parser, whose reading
+	// of odd strings differs from GetScaledValueFromIntOrPercent's.
 	surge, err := intstr.GetValueFromIntOrPercent(intstr.ValueOrDefault(surgeP, zero), int(replicas), true)
 	if err != nil {
 		return 0
 	}
-	//lint:ignore SA1019 as above.
 	unavailable, err := intstr.GetValueFromIntOrPercent(intstr.ValueOrDefault(unavailableP, zero), int(replicas), false)
 	if err != nil {
 		return 0
