@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -188,17 +189,45 @@ func (x *differ) report(what string) {
 	}
 }
 
+// argoBin is the argocd program, built once per test binary.
+var argoBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
 // buildArgo builds the argocd program of the module beside this one.
 func buildArgo(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "argocd")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = filepath.Join("..", "argocd")
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the argocd program: %v\n%s", err, out)
+	argoBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "verdicts-argocd")
+		if err != nil {
+			argoBin.err = err
+			return
+		}
+		bin := filepath.Join(dir, "argocd")
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Dir = filepath.Join("..", "argocd")
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			argoBin.err = fmt.Errorf("building the argocd program: %v\n%s", err, out)
+			return
+		}
+		argoBin.path = bin
+	})
+	if argoBin.err != nil {
+		t.Fatal(argoBin.err)
 	}
-	return bin
+	return argoBin.path
+}
+
+// TestMain removes the argocd program after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if argoBin.path != "" {
+		os.RemoveAll(filepath.Dir(argoBin.path))
+	}
+	os.Exit(code)
 }
 
 func withKind(d *appsv1.Deployment) *appsv1.Deployment {
