@@ -5,8 +5,11 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
@@ -16,14 +19,17 @@ import (
 )
 
 // CreateRejectedError is a plan's Err when the apiserver would refuse the
-// new ReplicaSet's create: on Kubernetes 1.33, whose controller names it
-// "<deployment>-<hash>" uncut, a name longer than 253 characters (a
-// Deployment name longer than 242 to 244 characters, with the hash). The
-// plan holds what upstream does then: the Progressing condition becomes
-// False with reason ReplicaSetCreateError (when there is a progress
-// deadline) and a Warning event ReplicaSetCreateError says why; the sync
-// fails, so the caller requeues with rate limiting, and every sync fails the
-// same way until the Deployment is renamed — the rollout never starts.
+// new ReplicaSet's create because its name is no DNS subdomain: on
+// Kubernetes 1.33, whose controller names it "<deployment>-<hash>" uncut, a
+// name longer than 253 characters (a Deployment name longer than 242 to 244
+// characters, with the hash); on every minor, a Deployment name of 243 or
+// more characters with a '.' where the cut falls, which gives
+// "<prefix>.-<hash>". The plan holds what upstream does then: the
+// Progressing condition becomes False with reason ReplicaSetCreateError
+// (when there is a progress deadline) and a Warning event
+// ReplicaSetCreateError says why; the sync fails, so the caller requeues
+// with rate limiting, and every sync fails the same way until the
+// Deployment is renamed — the rollout never starts.
 type CreateRejectedError struct {
 	// Name is the ReplicaSet name the create sent.
 	Name string
@@ -63,18 +69,24 @@ func (s *session) newReplicaSetName(hash string) string {
 	return deployutil.ReplicaSetName(s.d.Name, hash)
 }
 
-// rejectedCreate is the apiserver's refusal of a new ReplicaSet, or nil: a
-// name longer than a DNS subdomain may be (only 1.33 sends one).
+// rejectedCreate is the apiserver's refusal of a new ReplicaSet, or nil:
+// a name that is not a DNS subdomain. 1.33 sends names longer than 253
+// characters (it does not cut the Deployment's name); every minor can send
+// a cut name that ends in ".-<hash>" (a Deployment name with a '.' where the
+// cut falls), which the apiserver refuses as malformed.
 func rejectedCreate(rs *appsv1.ReplicaSet) *CreateRejectedError {
-	if len(rs.Name) <= validation.DNS1123SubdomainMaxLength {
+	msgs := apimachineryvalidation.NameIsDNSSubdomain(rs.Name, false)
+	if len(msgs) == 0 {
 		return nil
 	}
-	// The message of apimachinery's NewInvalid over ValidateObjectMeta's
-	// name error, as apps/v1 ReplicaSet validation returns it (the same text
-	// in apimachinery v0.33.5 and v0.37.2).
-	return &CreateRejectedError{Name: rs.Name, Message: fmt.Sprintf(
-		"ReplicaSet.apps %q is invalid: metadata.name: Invalid value: %q: must be no more than %d characters",
-		rs.Name, rs.Name, validation.DNS1123SubdomainMaxLength)}
+	// The apiserver's Invalid error over ValidateObjectMeta's name errors,
+	// as apps/v1 ReplicaSet validation returns it.
+	var errs field.ErrorList
+	for _, m := range msgs {
+		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), rs.Name, m))
+	}
+	err := apierrors.NewInvalid(schema.GroupKind{Group: appsv1.GroupName, Kind: "ReplicaSet"}, rs.Name, errs)
+	return &CreateRejectedError{Name: rs.Name, Message: err.Error()}
 }
 
 // createFailed is upstream's answer to a failed create (other than
@@ -86,11 +98,11 @@ func (s *session) createFailed(err *CreateRejectedError) error {
 	if facts.HasProgressDeadline(d) {
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
 			action.ReasonReplicaSetCreateError, msg, s.now))
-		s.updateStatus(fmt.Sprintf("the apiserver refuses the new ReplicaSet's name of %d characters (at most %d): Progressing becomes False, ReplicaSetCreateError",
-			len(err.Name), validation.DNS1123SubdomainMaxLength))
+		s.updateStatus(fmt.Sprintf("the apiserver refuses the new ReplicaSet's name %q (%d characters): Progressing becomes False, ReplicaSetCreateError",
+			err.Name, len(err.Name)))
 	}
 	s.event(corev1.EventTypeWarning, action.EventReplicaSetCreateError, s.eventMessage(msg),
-		fmt.Sprintf("%s's controller names the new ReplicaSet %q (%d characters) without cutting the Deployment's name; the create fails", s.opts.version, err.Name, len(err.Name)))
+		fmt.Sprintf("%s's controller names the new ReplicaSet %q (%d characters), which is no DNS subdomain; the create fails", s.opts.version, err.Name, len(err.Name)))
 	return err
 }
 

@@ -3,7 +3,8 @@
 # formatting, the committed listing of the public API (scripts/api.sh
 # -check), vet and staticcheck, the library's tests (examples, goldens, fuzz
 # seed corpora), each benchmark once, the conformance suites against
-# upstream's controller, and the nested example modules.
+# upstream's controller, the tools modules (the verdicts against kubectl,
+# kstatus, Helm and Argo CD) and the nested example modules.
 #
 # Environment: DEPLOYSYNC_LONG=1 runs the long conformance suites.
 set -euo pipefail
@@ -64,6 +65,17 @@ if [ -d conformance ]; then
 	bash conformance/hack/patch-apimachinery.sh
 	(cd conformance && go vet ./... && go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./... && go test -count=1 -timeout 60m ./...)
 fi
+
+# The verdict package against each tool's own code: kubectl, kstatus, Helm 3,
+# Helm 4's kstatus, and Argo CD's health through the JSON-fed program of
+# conformance/tools/argocd (its own module: gitops-engine builds on an older
+# k8s.io line), which the test builds.
+for mod in conformance/tools/argocd conformance/tools; do
+	if [ -f "$mod/go.mod" ]; then
+		step "tools module $mod (the verdicts against the tools' own code)"
+		(cd "$mod" && go vet ./... && go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./... && go test -count=1 -timeout 30m ./...)
+	fi
+done
 
 if [ -f e2e/go.mod ]; then
 	step "end to end: a real kube-apiserver and etcd, upstream's controllers beside ours"

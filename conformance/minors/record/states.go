@@ -14,6 +14,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -53,7 +54,7 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 		}
 		src := gen.NewRand(seed)
 		c := gen.Valid(src)
-		if err := deployutil.Validate(c.State.Deployment, c.State.ReplicaSets, c.State.Pods); err != nil {
+		if err := facts.Validate(c.State.Deployment, c.State.ReplicaSets, c.State.Pods); err != nil {
 			invalid++ // a world cannot start from a state an apiserver refuses
 			continue
 		}
@@ -64,7 +65,7 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 			if *d.Spec.Replicas > 1000 {
 				d.Spec.Replicas = ptr.To[int32](10)
 			}
-			if deployutil.IsSelectingAll(d) {
+			if facts.IsSelectingAll(d) {
 				d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 			}
 			steady, err := simulate.Steady(d, c.State.Now)
@@ -103,7 +104,7 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 			if err != nil {
 				return plan, fmt.Errorf("applying upstream's outcome: %w", err)
 			}
-			if deployutil.Validate(after.Deployment, after.ReplicaSets, after.Pods) != nil {
+			if facts.Validate(after.Deployment, after.ReplicaSets, after.Pods) != nil {
 				stopped++
 				return deploysync.Plan{}, errStop
 			}
@@ -184,7 +185,7 @@ func worldOptions(src gen.Source, c gen.Case, rollout bool) []simulate.Option {
 		case 0, 1:
 			changes = append(changes, simulate.SetImage(at, "web", fmt.Sprintf("nginx:%d", 1+src.Intn(5))))
 		case 2:
-			changes = append(changes, simulate.Scale(at, int32(src.Intn(15))))
+			changes = append(changes, simulate.SetReplicas(at, int32(src.Intn(15))))
 		case 3:
 			changes = append(changes, simulate.Pause(at), simulate.Resume(at+time.Duration(1+src.Intn(30))*time.Second))
 		case 4:
