@@ -110,7 +110,10 @@ func newRSSyncReason(from, to *appsv1.ReplicaSet) string {
 
 func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*appsv1.ReplicaSet, error) {
 	d := s.d
-	hash := s.newReplicaSetHash()
+	hash, err := s.newReplicaSetHash()
+	if err != nil {
+		return nil, err
+	}
 	tpl := d.Spec.Template
 	tpl.Labels = withLabel(d.Spec.Template.Labels, deployutil.PodTemplateHashLabel, hash)
 	zero := int32(0)

@@ -41,20 +41,20 @@ type CreateRejectedError struct {
 func (e *CreateRejectedError) Error() string { return e.Message }
 
 // newReplicaSetHash is the pod-template-hash the minor's controller gives
-// the Deployment's template.
-func (s *session) newReplicaSetHash() string {
+// the Deployment's template. The version was checked before the sync
+// began and every field of the library's types copies into every older
+// layout (the layout tests fill them all), so the error is not expected;
+// it fails the sync rather than the process.
+func (s *session) newReplicaSetHash() (string, error) {
 	d := s.d
 	if s.opts.version == kversion.Newest {
-		return deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+		return deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount), nil
 	}
 	h, err := deployutil.ComputeHashFor(s.opts.version.String(), &d.Spec.Template, d.Status.CollisionCount)
 	if err != nil {
-		// The version was checked before the sync began, and every field
-		// of the library's types copies into every older layout (the
-		// layout tests fill them all).
-		panic(fmt.Sprintf("deploysync: hashing as %s: %v", s.opts.version, err))
+		return "", fmt.Errorf("deploysync: hashing the pod template as Kubernetes %s: %w", s.opts.version, err)
 	}
-	return h
+	return h, nil
 }
 
 // newReplicaSetName is the name the minor's controller gives the new
