@@ -49,7 +49,7 @@ var (
 	// maxUnavailable 1).
 	reducedLoad = loadForm{name: "reduced", namespaces: 4, perNamespace: 10, settleIn: 8 * time.Minute,
 		replicas: []int32{1, 2, 3, 5, 8, 1, 2, 3, 5, 20},
-		killIn: map[string]bool{"rollout 1 released": true}}
+		killIn:   map[string]bool{"rollout 1 released": true}}
 )
 
 const (
