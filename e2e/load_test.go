@@ -328,6 +328,7 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 		form.name, len(items), form.namespaces, seed)
 	client := clientFor(t, cfg, "e2e-load")
 	ctx := context.Background()
+	runStart := time.Now()
 	for _, f := range []string{kcmFlavour, oursFlavour} {
 		for k := range form.namespaces {
 			if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: loadNamespace(f, k)}}, metav1.CreateOptions{}); err != nil {
@@ -454,8 +455,12 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 	}
 	logFigures(t, form, phases, flavours, figures, len(items))
 	elected.mu.Lock()
-	t.Logf("our controller's leaders, in order: %v", elected.takeovers)
+	var leaders []string
+	for _, to := range elected.takeovers {
+		leaders = append(leaders, fmt.Sprintf("%s at +%v", to.id, to.at.Sub(runStart).Round(time.Second)))
+	}
 	elected.mu.Unlock()
+	t.Logf("our controller's leaders, in order (a replica that lost its lease and won it again appears twice): %s", strings.Join(leaders, ", "))
 }
 
 // loadEach calls do for every Deployment of every flavour, the flavours
