@@ -33,16 +33,32 @@ type podDriver struct {
 	firstSeen map[types.UID]time.Time
 	deleting  map[types.UID]time.Time
 	readied   map[types.UID]bool
+	// workers > 1: step collects the calls under the lock and makes them
+	// outside it, that many at once; removed holds the pods whose removal
+	// was sent, so that a pod is removed once.
+	workers int
+	removed map[types.UID]bool
 }
 
 // startPodDriver drives the pods of a namespace until the returned stop is
 // called.
 func startPodDriver(t *testing.T, client kubernetes.Interface, ns string, readyAfter, goneAfter time.Duration) (*podDriver, func()) {
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	return startPodDriverWith(t, client, ns, readyAfter, goneAfter, 1, informers.WithNamespace(ns))
+}
+
+// startPodDriverWith drives the pods the factory options select, with up
+// to workers API calls at once (1: one after the other, under the
+// driver's lock, as the scenarios have always run); where names what is
+// driven in the log.
+func startPodDriverWith(t *testing.T, client kubernetes.Interface, where string, readyAfter, goneAfter time.Duration,
+	workers int, opts ...informers.SharedInformerOption) (*podDriver, func()) {
+	ns := where
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, opts...)
 	inf := factory.Core().V1().Pods().Informer()
 	p := &podDriver{
 		client: client, store: inf.GetStore(), readyAfter: readyAfter, goneAfter: goneAfter,
 		held: map[string]bool{}, firstSeen: map[types.UID]time.Time{}, deleting: map[types.UID]time.Time{}, readied: map[types.UID]bool{},
+		workers: workers, removed: map[types.UID]bool{},
 	}
 	stop := runUntilStopped(func(ctx context.Context) {
 		factory.Start(ctx.Done())
@@ -80,6 +96,9 @@ func (p *podDriver) release(image string) {
 }
 
 func (p *podDriver) step(ctx context.Context) error {
+	if p.workers > 1 {
+		return p.stepParallel(ctx)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
@@ -134,4 +153,82 @@ func ready(pod *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// stepParallel does what step does for many pods: it decides under the
+// lock, then calls the API with p.workers calls at once.
+func (p *podDriver) stepParallel(ctx context.Context) error {
+	var calls []func() error
+	p.mu.Lock()
+	now := time.Now()
+	for _, o := range p.store.List() {
+		pod := o.(*corev1.Pod)
+		if pod.DeletionTimestamp != nil {
+			since, ok := p.deleting[pod.UID]
+			if !ok {
+				p.deleting[pod.UID] = now
+				continue
+			}
+			if now.Sub(since) < p.goneAfter || p.removed[pod.UID] {
+				continue
+			}
+			p.removed[pod.UID] = true
+			calls = append(calls, func() error {
+				err := p.client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{
+					GracePeriodSeconds: ptr.To[int64](0), Preconditions: &metav1.Preconditions{UID: &pod.UID}})
+				if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+					p.mu.Lock()
+					delete(p.removed, pod.UID)
+					p.mu.Unlock()
+					return err
+				}
+				return nil
+			})
+			continue
+		}
+		if ready(pod) || p.readied[pod.UID] || p.held[pod.Spec.Containers[0].Image] {
+			continue
+		}
+		since, ok := p.firstSeen[pod.UID]
+		if !ok {
+			p.firstSeen[pod.UID] = now
+			continue
+		}
+		if now.Sub(since) < p.readyAfter {
+			continue
+		}
+		p.readied[pod.UID] = true
+		stamp := metav1.NewTime(now).UTC().Format(time.RFC3339)
+		patch := fmt.Sprintf(`{"status":{"phase":"Running","conditions":[`+
+			`{"type":"PodScheduled","status":"True","lastTransitionTime":%q},`+
+			`{"type":"Initialized","status":"True","lastTransitionTime":%q},`+
+			`{"type":"ContainersReady","status":"True","lastTransitionTime":%q},`+
+			`{"type":"Ready","status":"True","lastTransitionTime":%q}]}}`, stamp, stamp, stamp, stamp)
+		calls = append(calls, func() error {
+			_, err := p.client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}, "status")
+			if err != nil && !apierrors.IsNotFound(err) {
+				p.mu.Lock()
+				delete(p.readied, pod.UID)
+				p.mu.Unlock()
+				return err
+			}
+			return nil
+		})
+	}
+	p.mu.Unlock()
+	errs := make(chan error, len(calls))
+	sem := make(chan struct{}, p.workers)
+	var wg sync.WaitGroup
+	for _, call := range calls {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := call(); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
 }
