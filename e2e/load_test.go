@@ -25,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -699,7 +700,7 @@ func compareLoad(t *testing.T, phase string, kcm, ours map[string]loadView, refu
 // this one.
 func staleProgress(v loadView) bool {
 	c := progressingOf(v)
-	if c == nil || c.Reason != deployutil.ReasonNewReplicaSetAvailable {
+	if c == nil || c.Reason != action.ReasonNewReplicaSetAvailable {
 		return false
 	}
 	for _, rs := range v.ReplicaSets {
