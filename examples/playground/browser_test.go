@@ -380,6 +380,28 @@ func TestPlaygroundInChromium(t *testing.T) {
 		t.Errorf("the link brings back the YAML\n%s\nwant\n%s", got, edited.YAML)
 	}
 
+	// 6. The Kubernetes minor: picking 1.34 runs the same scenario as that
+	// minor's controller decides it (its pod-template-hash names the new
+	// ReplicaSet), as natively.
+	old := read().Whole
+	eval(`(() => { const s = document.getElementById('kversion'); s.value = '1.34'; s.dispatchEvent(new Event('change')); return ''; })()`)
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`location.hash.startsWith('#r=')`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the minor was not put in the link: %v", err)
+	}
+	as134 := edited
+	as134.KubernetesVersion = "1.34"
+	want134, err := play.Transcript(as134)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById('transcript').textContent === %q`, want134), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		got := read().Whole
+		t.Errorf("as Kubernetes 1.34 the page shows\n%s\nwant\n%s", got, want134)
+	}
+	if want134 == old {
+		t.Errorf("the 1.34 transcript equals the 1.37 one: the minor changed nothing")
+	}
+
 	mu.Lock()
 	defer mu.Unlock()
 	if len(jsErrors) > 0 {

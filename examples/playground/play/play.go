@@ -48,6 +48,9 @@ type Request struct {
 	Collision bool `json:"collision,omitempty"`
 	// MaxSteps is the step limit (0: 2000).
 	MaxSteps int `json:"maxSteps,omitempty"`
+	// KubernetesVersion is the minor whose controller decides ("1.33" …
+	// "1.37"; "" is 1.37): see deploysync.WithKubernetesVersion.
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
 }
 
 // PodModel holds the knobs of simulate's pod model; delays in seconds.
@@ -210,6 +213,14 @@ func Transcript(req Request) (string, error) {
 	return tl.Transcript(), nil
 }
 
+// version is the request's Kubernetes minor, 1.37 when it names none.
+func version(req Request) string {
+	if req.KubernetesVersion == "" {
+		return "1.37"
+	}
+	return req.KubernetesVersion
+}
+
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 
 // build makes the start state and the options of a run.
@@ -218,7 +229,7 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 	switch req.Begin {
 	case "", "steady":
 		var err error
-		if s, err = simulate.Steady(d, Start); err != nil {
+		if s, err = simulate.SteadyFor(version(req), d, Start); err != nil {
 			return s, nil, err
 		}
 	case "new":
@@ -238,7 +249,7 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 		return s, nil, err
 	}
 	if req.Collision {
-		rs, err := squatter(s.Deployment, changes)
+		rs, err := squatter(s.Deployment, changes, version(req))
 		if err != nil {
 			return s, nil, err
 		}
@@ -253,7 +264,7 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 		simulate.WithPodStartDelay(seconds(p.StartDelay)), simulate.WithReadinessDelay(seconds(p.ReadyDelay)),
 		simulate.WithTerminationDelay(seconds(p.TerminationDelay)), simulate.WithFailureRate(p.FailureRate),
 		simulate.WithSeed(p.Seed), simulate.WithMaxSteps(min(steps, 5000)), simulate.WithMaxPods(20_000),
-		simulate.WithChanges(changes...),
+		simulate.WithChanges(changes...), simulate.WithKubernetesVersion(version(req)),
 	}
 	for _, img := range p.FailingImages {
 		opts = append(opts, simulate.WithFailingImage(img))
@@ -264,7 +275,7 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 // squatter returns a ReplicaSet no Deployment owns, labelled app=squatter,
 // under the name the Deployment's new ReplicaSet gets once the changes due
 // at 0s are made: its creation collides.
-func squatter(d *appsv1.Deployment, changes []simulate.Change) (*appsv1.ReplicaSet, error) {
+func squatter(d *appsv1.Deployment, changes []simulate.Change, minor string) (*appsv1.ReplicaSet, error) {
 	d = d.DeepCopy()
 	for _, c := range changes {
 		if c.At == 0 {
@@ -273,7 +284,10 @@ func squatter(d *appsv1.Deployment, changes []simulate.Change) (*appsv1.ReplicaS
 			}
 		}
 	}
-	hash := deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+	hash, err := deployutil.ComputeHashFor(minor, &d.Spec.Template, d.Status.CollisionCount)
+	if err != nil {
+		return nil, err
+	}
 	name := deployutil.ReplicaSetName(d.Name, hash)
 	labels := map[string]string{"app": "squatter"}
 	rs := &appsv1.ReplicaSet{}

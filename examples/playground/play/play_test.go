@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the playground's own golden transcripts under testdata/")
@@ -216,4 +218,60 @@ func TestScriptProblem(t *testing.T) {
 	if len(res.Problems) != 1 || res.Problems[0].In != "script" || res.Problems[0].Line != 3 {
 		t.Fatalf("problems %+v, want one in the script at line 3", res.Problems)
 	}
+}
+
+// TestKubernetesVersion runs the default rollout as each minor: the new
+// ReplicaSet gets the name that minor's controller gives it (its
+// pod-template-hash), and an unknown minor is a problem on the page, not a
+// crash.
+func TestKubernetesVersion(t *testing.T) {
+	var req Request
+	for _, sc := range Scenarios() {
+		req = sc.Request
+		break
+	}
+	for _, v := range []string{"1.33", "1.34", "1.35", "1.36", "1.37"} {
+		r := req
+		r.KubernetesVersion = v
+		res := Run(r)
+		if len(res.Problems) > 0 {
+			t.Fatalf("%s: %+v", v, res.Problems)
+		}
+		d, probs := parseDeployment(r.YAML)
+		if len(probs) > 0 {
+			t.Fatal(probs)
+		}
+		changes, err := ParseScript(r.Script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			if c.At == 0 {
+				if err := c.Edit(d); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		d = deployutil.SetDefaults(d)
+		hash, err := deployutil.ComputeHashFor(v, &d.Spec.Template, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := deployutil.ReplicaSetName(d.Name, hash); !strings.Contains(res.Tail+res.Head+strings.Join(stepTexts(res), ""), want) {
+			t.Errorf("%s: the run never names %s", v, want)
+		}
+	}
+	r := req
+	r.KubernetesVersion = "1.32"
+	if res := Run(r); len(res.Problems) == 0 || !strings.Contains(res.Problems[0].Message, "1.33") {
+		t.Errorf("Kubernetes 1.32: problems %+v, want one listing the supported minors", res.Problems)
+	}
+}
+
+func stepTexts(res Result) []string {
+	var out []string
+	for _, s := range res.Steps {
+		out = append(out, s.Text)
+	}
+	return out
 }

@@ -83,7 +83,7 @@ function wire() {
       }
     });
   }
-  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'collision']) {
+  for (const id of ['kversion', 'begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'collision']) {
     $(id).addEventListener(id === 'failingImages' ? 'input' : 'change', edited);
   }
   $('first').addEventListener('click', () => seek(0));
@@ -117,6 +117,7 @@ function fill(req, sc) {
   $('yaml').value = req.yaml || '';
   $('script').value = req.script || '';
   $('begin').value = req.begin || 'steady';
+  $('kversion').value = req.kubernetesVersion || '';
   const p = req.pods || {};
   $('startDelay').value = p.startDelay ?? 2;
   $('readyDelay').value = p.readyDelay ?? 3;
@@ -143,6 +144,7 @@ function request() {
   if (imgs.length) req.pods.failingImages = imgs;
   if ($('begin').value !== 'steady') req.begin = $('begin').value;
   if ($('collision').checked) req.collision = true;
+  if ($('kversion').value) req.kubernetesVersion = $('kversion').value;
   return req;
 }
 
@@ -158,6 +160,7 @@ function markCustom() {
 function canon(r) {
   const p = r.pods || {};
   return { yaml: r.yaml || '', script: r.script || '', begin: r.begin || 'steady', collision: !!r.collision,
+    kubernetesVersion: r.kubernetesVersion || '',
     pods: [p.startDelay || 0, p.readyDelay || 0, p.terminationDelay || 0, p.failureRate || 0, p.seed || 0, (p.failingImages || []).join(',')] };
 }
 
