@@ -56,7 +56,13 @@ type Controller struct {
 
 	// wg counts the running workers, so Run returns only after they stop.
 	wg sync.WaitGroup
+	// syncOptions are passed to every Sync (see SetSyncOptions).
+	syncOptions []deploysync.Option
 }
+
+// SetSyncOptions sets the options of every Sync, such as the server's
+// minor ([applier.ServerVersion]). Call it before Run.
+func (c *Controller) SetSyncOptions(opts ...deploysync.Option) { c.syncOptions = opts }
 
 // New wires a controller to the informers (not yet started: it adds its
 // event handlers and a pod index) and to a client and a recorder for its
@@ -219,7 +225,7 @@ func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, e
 		}
 	}
 	st := deploysync.State{Deployment: d, ReplicaSets: rss, Pods: pods, Now: c.now()}
-	plan, err := deploysync.Sync(st)
+	plan, err := deploysync.Sync(st, c.syncOptions...)
 	if errors.Is(err, deployutil.ErrInvalidInput) {
 		logger.Error(err, "Deployment not synced", "deployment", key)
 		return deploysync.Result{}, nil

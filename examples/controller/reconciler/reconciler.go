@@ -40,6 +40,9 @@ type Reconciler struct {
 	// answers AlreadyExists from Client, the cache the plans are made from
 	// (see [applier.WithCache]).
 	Applier deploysync.Client
+	// SyncOptions are passed to every Sync, such as the server's minor
+	// ([applier.ServerVersion]).
+	SyncOptions []deploysync.Option
 
 	// written maps namespace/name to the resourceVersion of this
 	// reconciler's last write of that Deployment, until the cache has it.
@@ -79,7 +82,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 	}
 	st := deploysync.State{Deployment: &d, ReplicaSets: rss, Pods: pods, Now: metav1.Now().Time}
-	plan, err := deploysync.Sync(st)
+	plan, err := deploysync.Sync(st, r.SyncOptions...)
 	if errors.Is(err, deployutil.ErrInvalidInput) {
 		return reconcile.Result{}, reconcile.TerminalError(err)
 	}

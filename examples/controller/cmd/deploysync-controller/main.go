@@ -70,6 +70,13 @@ func run(ctx context.Context, kubeconfig string, workers int, namespace string, 
 	if err != nil {
 		return err
 	}
+	// Decide as the server's minor: its pod-template-hash names the
+	// ReplicaSets kube-controller-manager of that minor would name.
+	minor, serverVersion, err := applier.ServerVersion(client.Discovery())
+	if err != nil {
+		return err
+	}
+	klog.FromContext(ctx).Info("Deciding as the server's Kubernetes minor", "serverVersion", serverVersion)
 	start := func(ctx context.Context) {
 		factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
 		broadcaster := record.NewBroadcaster(record.WithContext(ctx))
@@ -82,6 +89,7 @@ func run(ctx context.Context, kubeconfig string, workers int, namespace string, 
 			klog.FromContext(ctx).Error(err, "Cannot build the controller")
 			return
 		}
+		c.SetSyncOptions(minor)
 		factory.Start(ctx.Done())
 		defer factory.Shutdown()
 		c.Run(ctx, workers)

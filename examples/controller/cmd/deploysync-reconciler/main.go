@@ -10,9 +10,11 @@ import (
 	"flag"
 	"os"
 
+	"k8s.io/client-go/discovery"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/examples/controller/applier"
 	"github.com/deploysync/deploysync/examples/controller/reconciler"
 )
@@ -34,8 +36,20 @@ func main() {
 		log.Error(err, "cannot create the manager")
 		os.Exit(1)
 	}
+	dc, err := discovery.NewDiscoveryClientForConfig(config)
+	if err != nil {
+		log.Error(err, "cannot reach the server")
+		os.Exit(1)
+	}
+	minor, serverVersion, err := applier.ServerVersion(dc)
+	if err != nil {
+		log.Error(err, "cannot decide as the server's minor")
+		os.Exit(1)
+	}
+	log.Info("deciding as the server's Kubernetes minor", "serverVersion", serverVersion)
 	r := &reconciler.Reconciler{
-		Client: mgr.GetClient(),
+		SyncOptions: []deploysync.Option{minor},
+		Client:      mgr.GetClient(),
 		Applier: &applier.Runtime{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),
