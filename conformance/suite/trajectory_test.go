@@ -6,10 +6,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
@@ -77,7 +75,7 @@ func TestTrajectories(t *testing.T) {
 			tooLarge++
 			continue
 		}
-		opts := worldOptions(src, c, seed%3 == 0)
+		opts := gen.WorldOptions(src, c, seed%3 == 0)
 		step := 0
 		opts = append(opts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
 			step++
@@ -133,49 +131,4 @@ func refused(s deploysync.State, plan deploysync.Plan) bool {
 		return false // Compare applied the same plan already
 	}
 	return facts.Validate(after.Deployment, after.ReplicaSets, after.Pods) != nil
-}
-
-// worldOptions draws the world's knobs and a script of changes.
-func worldOptions(src gen.Source, c gen.Case, rollout bool) []simulate.Option {
-	pick := func(xs ...time.Duration) time.Duration { return xs[src.Intn(len(xs))] }
-	opts := []simulate.Option{
-		simulate.WithMaxSteps(60),
-		simulate.WithSeed(uint64(src.Intn(1 << 30))),
-		simulate.WithTick(pick(time.Second, 5*time.Second, 30*time.Second)),
-		simulate.WithPodStartDelay(pick(0, time.Second, 2*time.Second, 10*time.Second)),
-		simulate.WithReadinessDelay(pick(0, time.Second, 3*time.Second, 20*time.Second)),
-		simulate.WithTerminationDelay(pick(0, time.Second, 5*time.Second, 40*time.Second)),
-		simulate.WithSyncOptions(deploysync.WithTerminatingReplicas(c.TerminatingReplicas)),
-	}
-	if src.Intn(4) == 0 {
-		opts = append(opts, simulate.WithFailureRate([]float64{0.05, 0.2, 0.5}[src.Intn(3)]))
-	}
-	if src.Intn(2) == 0 {
-		opts = append(opts, simulate.WithEveryTick())
-	}
-	var changes []simulate.Change
-	at := time.Duration(0)
-	if rollout {
-		changes = append(changes, simulate.SetImage(time.Second, "web", "nginx:9"))
-		at = time.Second
-	}
-	for i := src.Intn(4); i > 0; i-- {
-		at += time.Duration(1+src.Intn(20)) * time.Second
-		switch src.Intn(6) {
-		case 0, 1:
-			changes = append(changes, simulate.SetImage(at, "web", fmt.Sprintf("nginx:%d", 1+src.Intn(5))))
-		case 2:
-			changes = append(changes, simulate.SetReplicas(at, int32(src.Intn(15))))
-		case 3:
-			changes = append(changes, simulate.Pause(at), simulate.Resume(at+time.Duration(1+src.Intn(30))*time.Second))
-		case 4:
-			changes = append(changes, simulate.RollbackTo(at, int64(src.Intn(3))))
-		case 5:
-			changes = append(changes, simulate.SetFenceposts(at, intstr.FromInt32(int32(src.Intn(3))), intstr.FromString("25%")))
-		}
-	}
-	if len(changes) > 0 {
-		opts = append(opts, simulate.WithChanges(changes...))
-	}
-	return opts
 }

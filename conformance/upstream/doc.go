@@ -4,7 +4,11 @@
 // [Run] builds a fresh DeploymentController around a fake clientset, puts the
 // input objects straight into its (never started) informer caches, calls the
 // controller's unexported syncDeployment once, and replays every client call
-// upstream made as an intent on a small in-memory store:
+// upstream made as an intent on a small in-memory store. The ReplicaSet
+// lister lists the input in its order; its Get by name (upstream's answer to
+// AlreadyExists) reads the store as the sync's writes left it, a cache that
+// has caught up, unless [Input.LaggingCache] asks for the input as given.
+// The store:
 //
 //   - an update is the difference between the object upstream read (found by
 //     the resourceVersion it sent) and the object it sent, applied to the
