@@ -184,9 +184,19 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 	waitReady := func() {
 		t.Helper()
-		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.body.dataset.ready === '1' || (document.body.dataset.ready === 'error' && (() => { throw new Error(document.getElementById('status').textContent) })())`,
-			chromedp.WithPollingTimeout(90*time.Second))); err != nil {
-			t.Fatalf("the page did not become ready: %v", err)
+		// Right after a navigation the page's JavaScript context can be
+		// replaced while the poll runs ("Cannot find context with specified
+		// id"): poll again in the new one, within the same 90 s.
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			_, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.body.dataset.ready === '1' || (document.body.dataset.ready === 'error' && (() => { throw new Error(document.getElementById('status').textContent) })())`,
+				chromedp.WithPollingTimeout(time.Until(deadline))))
+			if err == nil {
+				return
+			}
+			if !strings.Contains(err.Error(), "Cannot find context") || time.Now().After(deadline) {
+				t.Fatalf("the page did not become ready: %v", err)
+			}
 		}
 	}
 	shot := func(name string, full bool) {
