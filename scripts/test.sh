@@ -37,7 +37,10 @@ step "fuzz targets, a few seconds each (the seed corpora already ran above)"
 for target in .:FuzzSync .:FuzzApply ./deployutil:FuzzResolveFenceposts ./internal/facts:FuzzReplicasAnnotations \
 	./deployutil:FuzzComputeHash ./internal/facts:FuzzValidate ./deployutil:FuzzEqualIgnoreHash \
 	./scaling:FuzzProportions ./revision:FuzzNewReplicaSetAnnotations; do
-	go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${FUZZTIME:-5s}" "${target%%:*}" >/dev/null
+	# A count, not a duration: a timed run that ends while a worker is
+	# still busy fails now and then with "context deadline exceeded" on a
+	# loaded machine (seen twice on 2026-12-01), though no input failed.
+	out=$(go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${FUZZTIME:-3000x}" "${target%%:*}" 2>&1) || { echo "$out"; exit 1; }
 done
 # FuzzReadManifest's seed corpus runs with the CLI's tests; its timed run is
 # left out here since 2026-12-01: after the CLI gained the kubeconfig flags,
