@@ -219,8 +219,8 @@ func TestCommands(t *testing.T) {
 			reason: "the file is required"},
 		{name: "bad now", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", "noon"}, errWant: "--now",
 			reason: "--now takes RFC 3339"},
-		{name: "bad output", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now, "-o", "yaml"}, errWant: "want text or json",
-			reason: "only text and json are offered"},
+		{name: "bad output", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now, "-o", "wide"}, errWant: `-o "wide": want text, json or yaml`,
+			reason: "only text, json and yaml are offered"},
 		{name: "bad set-image", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now, "--set-image", "nginx"}, errWant: "CONTAINER=IMAGE",
 			reason: "--set-image needs a container and an image"},
 	} {

@@ -12,10 +12,13 @@
 // deadline, as kubectl rollout status); and for simulate one code per other
 // outcome: [ExitViolation], [ExitDeadlineExceeded], [ExitStalled],
 // [ExitStepLimit], [ExitPaused]; [ExitPartialInput] when status refuses a
-// verdict on a file that lacks the Deployment's ReplicaSets.
+// verdict on a file that lacks the Deployment's ReplicaSets; for status
+// --rule, [ExitNotDone] when the rule's tool would keep waiting and
+// [ExitDeadlineExceeded] when it fails the rollout.
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,6 +106,12 @@ type globals struct {
 	fixes      []string
 	version    string
 	clock      func() time.Time
+	// allNamespaces is -A: status and diagnose over every Deployment.
+	allNamespaces bool
+	// client, when set, is the cluster (tests); else the kubeconfig's.
+	client kubernetes.Interface
+	// sleep, when set, is status --watch's wait between reads (tests).
+	sleep func(context.Context, time.Duration) error
 }
 
 // exitCodesHelp is the table of exit codes the help prints.
@@ -115,7 +124,9 @@ const exitCodesHelp = `Exit codes:
   4  simulate: the rollout stalled (nothing left to happen, not complete)
   5  simulate: --max-steps reached while still going
   6  simulate: the Deployment is paused
-  7  status: the file lacks ReplicaSets the Deployment refers to`
+  7  status, diagnose: the file lacks ReplicaSets the Deployment refers to
+  8  status --rule: the rule's tool would keep waiting (with --watch: at
+     --timeout); a rule that fails the rollout exits 3`
 
 // NewCommand returns the kubectl-deploysync command. clock gives the time
 // when --now is not set (time.Now in the binary).
@@ -148,6 +159,7 @@ ReplicaSets of its namespace and its pods), or over a file of manifests, such as
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
 	pf.StringVarP(&g.file, "filename", "f", "", "file with the Deployment, its ReplicaSets and pods (YAML documents or a v1 List; - reads stdin); without it, the command reads the Deployment named by its argument from the cluster")
+	pf.BoolVarP(&g.allNamespaces, "all-namespaces", "A", false, "status and diagnose: every Deployment of every namespace of the cluster (or of the file), one row each")
 	pf.StringVarP(&g.namespace, "namespace", "n", "", "the Deployment's namespace in the cluster (default: the kubeconfig context's); with -f, only objects of this namespace, and objects without one get it (default: a Deployment without namespace is in \"default\")")
 	pf.StringVar(&g.deployment, "deployment", "", "name of the Deployment, if the file has several")
 	pf.StringSliceVar(&g.fixes, "fix", nil, "correct known upstream bugs, by name (repeatable or comma-separated): "+fixNames())
@@ -163,6 +175,8 @@ ReplicaSets of its namespace and its pods), or over a file of manifests, such as
 // of --now, or of the clock without it.
 func (g *globals) load(cmd *cobra.Command, args []string) (*Manifest, metav1.Time, error) {
 	switch {
+	case g.allNamespaces:
+		return nil, metav1.Time{}, refuseAllNamespaces(cmd)
 	case g.file == "" && len(args) == 0:
 		return nil, metav1.Time{}, errors.New("name a Deployment (NAME or deploy/NAME) to read it from the cluster, or give -f FILE")
 	case g.file != "" && len(args) > 0:
@@ -214,20 +228,39 @@ func (g *globals) readCluster(cmd *cobra.Command, arg string) (*Manifest, error)
 	if err != nil {
 		return nil, err
 	}
+	client, source, ns, err := g.cluster()
+	if err != nil {
+		return nil, err
+	}
+	return ReadCluster(cmd.Context(), client, source, ns, name)
+}
+
+// cluster returns a client of the cluster of the kubeconfig flags, the
+// cluster's name for messages (its context) and the namespace of -n, else
+// the context's.
+func (g *globals) cluster() (kubernetes.Interface, string, string, error) {
+	if g.client != nil {
+		ns := g.namespace
+		if ns == "" {
+			ns = "default"
+		}
+		return g.client, "the test cluster", ns, nil
+	}
 	loader := g.kube.ToRawKubeConfigLoader()
 	ns := g.namespace
 	if ns == "" {
+		var err error
 		if ns, _, err = loader.Namespace(); err != nil {
-			return nil, fmt.Errorf("the kubeconfig's namespace: %w", err)
+			return nil, "", "", fmt.Errorf("the kubeconfig's namespace: %w", err)
 		}
 	}
 	cfg, err := g.kube.ToRESTConfig()
 	if err != nil {
-		return nil, fmt.Errorf("the kubeconfig: %w", err)
+		return nil, "", "", fmt.Errorf("the kubeconfig: %w", err)
 	}
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
-		return nil, err
+		return nil, "", "", err
 	}
 	source := "the cluster at " + cfg.Host
 	if raw, err := loader.RawConfig(); err == nil {
@@ -239,7 +272,7 @@ func (g *globals) readCluster(cmd *cobra.Command, arg string) (*Manifest, error)
 			source = "context " + ctxName
 		}
 	}
-	return ReadCluster(cmd.Context(), client, source, ns, name)
+	return client, source, ns, nil
 }
 
 func fixNames() string {
@@ -285,8 +318,8 @@ func planCommand(g *globals) *cobra.Command {
 		Short: "Print what the controller would do now, with the reason of every write",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if output != "text" && output != "json" {
-				return fmt.Errorf("-o %q: want text or json", output)
+			if err := checkOutput(output); err != nil {
+				return err
 			}
 			m, now, err := g.load(cmd, args)
 			if err != nil {
@@ -304,12 +337,10 @@ func planCommand(g *globals) *cobra.Command {
 			case plan.Requeue && plan.Err == nil:
 				why = requeueReason(m.Deployment, now)
 			}
-			if output == "json" {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
+			if output != "text" {
 				j := planJSON(plan)
 				j.Why = why
-				return enc.Encode(j)
+				return writeStructured(cmd.OutOrStdout(), output, j)
 			}
 			text := plan.String()
 			if why != "" {
@@ -319,7 +350,7 @@ func planCommand(g *globals) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", outputHelp)
 	return cmd
 }
 
@@ -412,6 +443,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		maxPods                 int64
 		transcript              bool
 		maxUpdated              string
+		output                  string
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate (deploy/NAME | -f FILE) [--svg out.svg]",
@@ -430,6 +462,12 @@ The exit code says how the rollout ended:
   1  an error (bad flags or input, a world over --max-pods)`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(output); err != nil {
+				return err
+			}
+			if transcript && output != "text" {
+				return fmt.Errorf("--transcript is text: drop it or -o %s", output)
+			}
 			m, now, err := g.load(cmd, args)
 			if err != nil {
 				return err
@@ -469,13 +507,18 @@ The exit code says how the rollout ended:
 				return m.Explain(err)
 			}
 			out := cmd.OutOrStdout()
-			if transcript {
+			note := outcomeNote(tl, fixes)
+			switch {
+			case output != "text":
+				if err := writeStructured(out, output, timelineJSON(tl, note)); err != nil {
+					return err
+				}
+			case transcript:
 				fmt.Fprint(out, tl.Transcript())
-			} else {
+			default:
 				fmt.Fprintf(out, "Deployment %s, %s\n\n%s\n%s", tl.Deployment, tl.Strategy, tl.Table(), tl.Summary())
 			}
-			note := outcomeNote(tl, fixes)
-			if note != "" {
+			if note != "" && output == "text" {
 				fmt.Fprintf(out, "why:            %s\n", indent(note, "                "))
 			}
 			if svg != "" {
@@ -508,6 +551,7 @@ The exit code says how the rollout ended:
 	f.IntVar(&maxSteps, "max-steps", 5000, "step limit")
 	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")
 	f.BoolVar(&transcript, "transcript", false, "print every step's actions with their reasons and conditions")
+	f.StringVarP(&output, "output", "o", "text", outputHelp+" (json and yaml: the outcome, summary numbers and every step with its actions and reasons)")
 	f.StringVar(&maxUpdated, "max-updated", "", `hold the rollout at this many updated replicas, an integer or a percentage of spec.replicas ("30%"; deploysync.WithLimits)`)
 	return cmd
 }
@@ -532,19 +576,32 @@ func parseSetImage(s string) (simulate.Change, error) {
 }
 
 func historyCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var output string
+	cmd := &cobra.Command{
 		Use:   "history (deploy/NAME | -f FILE)",
 		Short: "Print the rollout history as kubectl rollout history does",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(output); err != nil {
+				return err
+			}
 			m, _, err := g.load(cmd, args)
 			if err != nil {
 				return err
+			}
+			if output != "text" {
+				h, err := historyJSON(m.Deployment, m.ReplicaSets)
+				if err != nil {
+					return err
+				}
+				return writeStructured(cmd.OutOrStdout(), output, h)
 			}
 			_, err = fmt.Fprint(cmd.OutOrStdout(), RolloutHistoryFor(g.kubernetesVersion(), m.Deployment, m.ReplicaSets))
 			return err
 		},
 	}
+	cmd.Flags().StringVarP(&output, "output", "o", "text", outputHelp)
+	return cmd
 }
 
 func diagnoseCommand(g *globals) *cobra.Command {
@@ -558,8 +615,11 @@ diagnose refuses a file that lacks ReplicaSets the Deployment refers to
 (exit code 7).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if output != "text" && output != "json" {
-				return fmt.Errorf("-o %q: want text or json", output)
+			if err := checkOutput(output); err != nil {
+				return err
+			}
+			if g.allNamespaces {
+				return g.diagnoseAll(cmd, args, output)
 			}
 			m, now, err := g.load(cmd, args)
 			if err != nil {
@@ -572,16 +632,11 @@ diagnose refuses a file that lacks ReplicaSets the Deployment refers to
 			if err != nil {
 				return m.Explain(err)
 			}
-			if output == "json" {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
+			if output != "text" {
 				if causes == nil {
 					causes = []deploysync.Cause{}
 				}
-				return enc.Encode(struct {
-					Deployment string             `json:"deployment"`
-					Causes     []deploysync.Cause `json:"causes"`
-				}{m.Deployment.Namespace + "/" + m.Deployment.Name, causes})
+				return writeStructured(cmd.OutOrStdout(), output, jsonDiagnosis{Deployment: m.Deployment.Namespace + "/" + m.Deployment.Name, Causes: causes})
 			}
 			w := cmd.OutOrStdout()
 			if len(causes) == 0 {
@@ -596,29 +651,6 @@ diagnose refuses a file that lacks ReplicaSets the Deployment refers to
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", outputHelp)
 	return cmd
-}
-
-func statusCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "status (deploy/NAME | -f FILE)",
-		Short: "Print the rollout status as kubectl rollout status --watch=false does",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			m, _, err := g.load(cmd, args)
-			if err != nil {
-				return err
-			}
-			if p := m.Partial(); p != "" {
-				return &ExitError{Code: ExitPartialInput, Err: fmt.Errorf("no verdict: %s", p)}
-			}
-			msg, _, err := RolloutStatus(m.Deployment)
-			if err != nil {
-				return &ExitError{Code: 1, Err: err}
-			}
-			_, err = fmt.Fprint(cmd.OutOrStdout(), msg)
-			return err
-		},
-	}
 }

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/kubectl"
+	"github.com/deploysync/deploysync/simulate"
+)
+
+// jsonHistory is history's machine-readable form: the revisions kubectl
+// rollout history lists, ascending.
+type jsonHistory struct {
+	Deployment string         `json:"deployment"`
+	Revisions  []jsonRevision `json:"revisions"`
+}
+
+// jsonRevision is one row of kubectl rollout history.
+type jsonRevision struct {
+	Revision int64 `json:"revision"`
+	// ChangeCause is empty where kubectl prints <none>.
+	ChangeCause string `json:"changeCause,omitempty"`
+	// ReplicaSet is the ReplicaSet that holds the revision.
+	ReplicaSet string `json:"replicaSet"`
+}
+
+func historyJSON(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (jsonHistory, error) {
+	entries, err := kubectl.History(d, rss)
+	if err != nil {
+		return jsonHistory{}, err
+	}
+	out := jsonHistory{Deployment: d.Namespace + "/" + d.Name, Revisions: []jsonRevision{}}
+	for _, e := range entries {
+		r := jsonRevision{Revision: e.Revision, ChangeCause: e.ChangeCause}
+		if e.ReplicaSet != nil {
+			r.ReplicaSet = e.ReplicaSet.Name
+		}
+		out.Revisions = append(out.Revisions, r)
+	}
+	return out, nil
+}
+
+// jsonTimeline is simulate's machine-readable form: the run's outcome and
+// summary numbers, then every step with its actions and reasons.
+type jsonTimeline struct {
+	Deployment string `json:"deployment"`
+	Strategy   string `json:"strategy"`
+	Start      string `json:"start"`
+	Outcome    string `json:"outcome"`
+	// Why says why a rollout that did not complete ended as it did.
+	Why          string   `json:"why,omitempty"`
+	Syncs        int      `json:"syncs"`
+	Duration     string   `json:"duration"`
+	PeakPods     int32    `json:"peakPods"`
+	PeakWithTerm int32    `json:"peakPodsWithTerminating"`
+	MinAvailable int32    `json:"minAvailable"`
+	Violations   []string `json:"violations,omitempty"`
+	// InputBroken are the invariants the input already broke.
+	InputBroken []string   `json:"inputBroken,omitempty"`
+	Steps       []jsonStep `json:"steps"`
+}
+
+// jsonStep is one step of a simulation.
+type jsonStep struct {
+	Index        int                 `json:"index"`
+	Elapsed      string              `json:"elapsed"`
+	Changes      []string            `json:"changes,omitempty"`
+	Branch       deploysync.Branch   `json:"branch"`
+	Actions      []jsonStepAction    `json:"actions,omitempty"`
+	Requeue      bool                `json:"requeue,omitempty"`
+	RequeueAfter string              `json:"requeueAfter,omitempty"`
+	Error        string              `json:"error,omitempty"`
+	Replicas     int32               `json:"replicas"`
+	ReplicaSets  []jsonReplicaSetRow `json:"replicaSets"`
+	Totals       jsonCounts          `json:"totals"`
+}
+
+// jsonStepAction is an action of a step: its type, summary and reason.
+type jsonStepAction struct {
+	Type    string `json:"type"`
+	Summary string `json:"summary"`
+	Reason  string `json:"reason"`
+}
+
+// jsonReplicaSetRow is one ReplicaSet at a step.
+type jsonReplicaSetRow struct {
+	Name     string     `json:"name"`
+	Revision string     `json:"revision,omitempty"`
+	New      bool       `json:"new,omitempty"`
+	Replicas int32      `json:"replicas"`
+	Pods     jsonCounts `json:"pods"`
+}
+
+func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
+	peak, peakTerm := tl.PeakPods()
+	minAvail, _ := tl.MinAvailable()
+	out := jsonTimeline{Deployment: tl.Deployment, Strategy: tl.Strategy, Start: tl.Start.UTC().Format("2006-01-02T15:04:05Z07:00"),
+		Outcome: string(tl.Outcome), Why: why, Syncs: tl.Syncs(), Duration: tl.Duration().String(),
+		PeakPods: peak, PeakWithTerm: peakTerm, MinAvailable: minAvail, Steps: []jsonStep{}}
+	for i := range tl.Violations {
+		out.Violations = append(out.Violations, tl.Violations[i].Error())
+	}
+	for i := range tl.InputBroken {
+		out.InputBroken = append(out.InputBroken, tl.InputBroken[i].Error())
+	}
+	for _, s := range tl.Steps {
+		js := jsonStep{Index: s.Index, Elapsed: s.Elapsed.String(), Changes: s.Changes, Branch: s.Branch, Requeue: s.Requeue,
+			Replicas: s.Replicas, Totals: countsJSON(s.Totals), ReplicaSets: []jsonReplicaSetRow{}}
+		if s.RequeueAfter > 0 {
+			js.RequeueAfter = s.RequeueAfter.String()
+		}
+		if s.Err != nil {
+			js.Error = s.Err.Error()
+		}
+		for _, a := range s.Actions {
+			js.Actions = append(js.Actions, jsonStepAction{Type: fmt.Sprintf("%T", a)[len("*action."):], Summary: a.String(), Reason: a.Explain()})
+		}
+		for _, rs := range s.ReplicaSets {
+			js.ReplicaSets = append(js.ReplicaSets, jsonReplicaSetRow{Name: rs.Name, Revision: rs.Revision, New: rs.New, Replicas: rs.Replicas, Pods: countsJSON(rs.Pods)})
+		}
+		out.Steps = append(out.Steps, js)
+	}
+	return out
+}
+
+// jsonCounts are pods by state (simulate.Counts).
+type jsonCounts struct {
+	Pods        int32 `json:"pods"`
+	Ready       int32 `json:"ready"`
+	Available   int32 `json:"available"`
+	Terminating int32 `json:"terminating"`
+}
+
+func countsJSON(c simulate.Counts) jsonCounts {
+	return jsonCounts{Pods: c.Pods, Ready: c.Ready, Available: c.Available, Terminating: c.Terminating}
+}
