@@ -131,7 +131,13 @@ const exitCodesHelp = `Exit codes:
 // NewCommand returns the kubectl-deploysync command. clock gives the time
 // when --now is not set (time.Now in the binary).
 func NewCommand(stdout, stderr io.Writer, clock func() time.Time) *cobra.Command {
-	g := &globals{clock: clock, kube: genericclioptions.NewConfigFlags(true)}
+	return newCommand(stdout, stderr, &globals{clock: clock})
+}
+
+// newCommand is NewCommand with the globals given (a test's client and
+// sleep).
+func newCommand(stdout, stderr io.Writer, g *globals) *cobra.Command {
+	g.kube = genericclioptions.NewConfigFlags(true)
 	// -n is the root's own flag (it also filters files).
 	g.kube.Namespace = nil
 	root := &cobra.Command{
