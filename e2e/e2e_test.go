@@ -56,6 +56,11 @@ func TestE2E(t *testing.T) {
 		testPlugin(t, cfg)
 	})
 
+	t.Run("plugin-watch", func(t *testing.T) {
+		t.Parallel()
+		testPluginWatch(t, cfg)
+	})
+
 	t.Run("restart", func(t *testing.T) {
 		for _, f := range []flavour{clientGo, ctrlRT} {
 			t.Run(f.name, func(t *testing.T) {

@@ -42,8 +42,10 @@ func testPlugin(t *testing.T, cfg *restclient.Config) {
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	for _, args := range [][]string{
-		{"plan"}, {"plan", "-o", "json"}, {"status"}, {"diagnose"}, {"diagnose", "-o", "json"}, {"history"},
-		{"simulate", "--max-steps", "20"},
+		{"plan"}, {"plan", "-o", "json"}, {"plan", "-o", "yaml"}, {"status"}, {"status", "-o", "yaml"},
+		{"status", "--rule", "kstatus"}, {"status", "--rule", "helm3", "-o", "json"}, {"status", "--rule", "strict"},
+		{"diagnose"}, {"diagnose", "-o", "json"}, {"diagnose", "-o", "yaml"}, {"history"}, {"history", "-o", "yaml"},
+		{"simulate", "--max-steps", "20"}, {"simulate", "--max-steps", "20", "-o", "json"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			live, liveErr := runPlugin(append(append([]string{}, args...), "deploy/"+dName, "-n", r.ns, "--kubeconfig", kubeconfig, "--now", now)...)
