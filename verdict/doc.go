@@ -13,6 +13,20 @@
 // [Strict] waits for everything: the latest generation observed, every
 // replica updated and available, no old and no terminating pods.
 //
+// Helm 4's wait adds nothing to kstatus for a Deployment but skipping a
+// paused one. Read at helm.sh/helm/v4 v4.3.1: pkg/kube/statuswait.go's
+// statusWaiter.Wait and wait drop paused Deployments from the list (the
+// objects Helm applied), then watch the rest with
+// github.com/fluxcd/cli-utils v1.2.2's DefaultStatusWatcher and
+// statusreaders.NewStatusReader with no custom reader (Helm itself never
+// calls WithKStatusReaders; WaitWithJobs adds one for Jobs only); that
+// reader's deploymentResourceReader.ReadStatusForObject (polling/
+// statusreaders/deployment.go) lists the ReplicaSets and their pods but
+// returns status.Compute of the Deployment alone, and the watcher's
+// unschedulable-pod grace only schedules a re-read. statusObserver stops
+// waiting once every resource is Current or Failed, and a Failed one is
+// reported as not ready: [Helm4Wait].
+//
 // Each function decides as the tool's code at the pinned version named in
 // its doc, and is differential-tested against that code in the
 // conformance/tools modules on random states and trajectories. Nothing
