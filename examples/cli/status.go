@@ -181,6 +181,11 @@ file), and exits with the worst row's code under --rule.`,
 			if f.watch {
 				return g.watchStatus(cmd, args, f)
 			}
+			for _, name := range []string{"interval", "timeout"} {
+				if cmd.Flags().Changed(name) {
+					return fmt.Errorf("--%s is for --watch: add --watch, or drop --%s", name, name)
+				}
+			}
 			if g.allNamespaces {
 				return g.statusAll(cmd, args, f)
 			}
