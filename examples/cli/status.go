@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/deploysync/deploysync/verdict"
 )
@@ -277,7 +278,8 @@ func (g *globals) watchStatus(cmd *cobra.Command, args []string, f statusFlags) 
 // watchVerdicts reads the state with read, prints the verdict whenever it
 // changes, and sleeps f.interval between reads until the verdict is done
 // or failed, or f.timeout passes. A read whose ReplicaSets lag behind the
-// Deployment (a partial state) gives no verdict: it is said on stderr once
+// Deployment (a partial state) gives no verdict, and a read that fails
+// for a reason a retry may mend is retried: each is said on stderr once
 // and read again.
 func watchVerdicts(ctx context.Context, read func(context.Context) (*Manifest, error), f statusFlags,
 	sleep func(context.Context, time.Duration) error, stdout, stderr io.Writer) error {
@@ -286,7 +288,7 @@ func watchVerdicts(ctx context.Context, read func(context.Context) (*Manifest, e
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
 	}
-	last, lastPartial := "", ""
+	last, lastPartial, lastErr := "", "", ""
 	var v verdict.Verdict
 	seen := false
 	for {
@@ -294,16 +296,21 @@ func watchVerdicts(ctx context.Context, read func(context.Context) (*Manifest, e
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return f.timedOut(v, seen)
-		case err != nil:
+		case err != nil && !retryable(err):
 			return err
-		}
-		if p := m.Partial(); p != "" {
-			if p != lastPartial {
+		case err != nil:
+			if msg := err.Error(); msg != lastErr {
+				fmt.Fprintf(stderr, "reading again in %s: %s\n", f.interval, msg)
+				lastErr = msg
+			}
+		case m.Partial() != "":
+			lastErr = ""
+			if p := m.Partial(); p != lastPartial {
 				fmt.Fprintln(stderr, "no verdict yet:", p)
 				lastPartial = p
 			}
-		} else {
-			lastPartial = ""
+		default:
+			lastErr, lastPartial = "", ""
 			v, seen = RuleVerdict(f.tool, m), true
 			if key := fmt.Sprintf("%#v", v); key != last {
 				last = key
@@ -319,6 +326,14 @@ func watchVerdicts(ctx context.Context, read func(context.Context) (*Manifest, e
 			return f.timedOut(v, seen)
 		}
 	}
+}
+
+// retryable says whether --watch reads again after a failed read: not
+// when the Deployment is gone or the credentials are refused, which no
+// retry mends; yes for the rest (a timeout, a connection reset, an
+// apiserver that restarts).
+func retryable(err error) bool {
+	return !apierrors.IsNotFound(err) && !apierrors.IsForbidden(err) && !apierrors.IsUnauthorized(err) && !apierrors.IsBadRequest(err)
 }
 
 // timedOut is --watch's error when --timeout passed: kubectl's (exit code

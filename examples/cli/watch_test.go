@@ -12,9 +12,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 )
 
 // fakeCluster puts the objects of a test file into a fake clientset.
@@ -212,5 +214,43 @@ func TestReadClusterAllEqualsReadCluster(t *testing.T) {
 	}
 	if got, want := strings.Join(names, " "), "news/feed shop/api shop/web store/shop"; got != want {
 		t.Errorf("Deployments %s, want %s (every namespace, by namespace and name)", got, want)
+	}
+}
+
+// TestWatchRetries: a read the apiserver fails with 503 is said once on
+// stderr and read again at the next interval; a Deployment that does not
+// exist ends the watch at once (no retry finds it).
+func TestWatchRetries(t *testing.T) {
+	client, _ := fakeCluster(t, "testdata/complete.yaml")
+	failures := 2
+	client.PrependReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
+		if failures > 0 {
+			failures--
+			return true, nil, apierrors.NewServiceUnavailable("the apiserver restarts")
+		}
+		return false, nil, nil
+	})
+	sleeps := 0
+	g := &globals{client: client, sleep: func(context.Context, time.Duration) error { sleeps++; return nil }}
+	var out, errOut bytes.Buffer
+	cmd := newCommand(&out, &errOut, g)
+	cmd.SetArgs([]string{"status", "deploy/shop", "-n", "store", "--watch", "--rule", "kstatus"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("error %v, want the done verdict after two failed reads", err)
+	}
+	if got, want := out.String(), "kstatus done (Current): Deployment is available. Replicas: 3\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	if n := strings.Count(errOut.String(), "reading again in 2s: the test cluster: the apiserver restarts"); n != 1 || sleeps != 2 {
+		t.Errorf("the same failure twice: said %d times (want 1), slept %d times (want 2); stderr:\n%s", n, sleeps, errOut.String())
+	}
+
+	cmd = newCommand(&out, &errOut, &globals{client: client, sleep: func(context.Context, time.Duration) error {
+		t.Fatal("slept after a NotFound")
+		return nil
+	}})
+	cmd.SetArgs([]string{"status", "deploy/gone", "-n", "store", "--watch"})
+	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), `deployments.apps "gone" not found`) {
+		t.Errorf("error %v, want NotFound at once", err)
 	}
 }
