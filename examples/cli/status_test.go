@@ -158,3 +158,18 @@ func TestStatusFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusHelp: status's help lists the rules, the exit codes of --rule
+// and what --watch and -A do. The golden stops before the global flags,
+// whose kubeconfig defaults depend on $HOME.
+func TestStatusHelp(t *testing.T) {
+	r := run(t, "status", "--help")
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	own, _, found := strings.Cut(r.stdout, "Global Flags:")
+	if !found {
+		t.Fatalf("no global flags in the help:\n%s", r.stdout)
+	}
+	golden(t, "help-status.txt", own)
+}
