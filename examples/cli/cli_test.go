@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/client-go/util/homedir"
+
 	"github.com/deploysync/deploysync/examples/cli"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -248,10 +250,19 @@ func TestCommands(t *testing.T) {
 				t.Errorf("stderr %q, want it without %q", r.stderr, tt.stderrNot)
 			}
 			if tt.golden != "" {
-				golden(t, tt.golden, r.stdout)
+				golden(t, tt.golden, homeless(r.stdout))
 			}
 		})
 	}
+}
+
+// homeless writes the home directory in kubectl's flag defaults (such as
+// --cache-dir's) as $HOME, so the help goldens hold on any machine.
+func homeless(s string) string {
+	if home := homedir.HomeDir(); home != "" {
+		s = strings.ReplaceAll(s, `"`+home+`/`, `"$HOME/`)
+	}
+	return s
 }
 
 // TestSimulateSVGDeadline charts a rollout that waits ten minutes for its
