@@ -60,9 +60,14 @@ done
 git tag "$version" "$head"
 
 tmp=$(mktemp -d)
+done=
 cleanup() {
 	git -C "$root" worktree remove --force "$tmp/tree" >/dev/null 2>&1 || true
 	rm -rf "$tmp"
+	if [ -z "$done" ]; then
+		echo "release $version failed: tag $version removed" >&2
+		git -C "$root" tag -d "$version" >/dev/null
+	fi
 }
 trap cleanup EXIT
 git worktree add -q --detach "$tmp/tree" "$head"
@@ -84,9 +89,9 @@ for mod in "${modules[@]}"; do
 		cd "$tmp/tree/$mod"
 		go mod edit -dropreplace="$lib" -require="$lib@$version"
 		local_go mod tidy
-		if go mod edit -json | grep -q '"Replace"'; then
-			echo "$mod/go.mod still holds a replace directive; go install $mod/...@$version would refuse it:" >&2
-			go mod edit -json | sed -n '/"Replace"/,$p' >&2
+		if go mod edit -json | grep -q '"Replace": \['; then
+			echo "$mod/go.mod still holds a replace directive; go install $lib/$mod/...@$version would refuse it:" >&2
+			grep -n replace go.mod >&2
 			exit 1
 		fi
 	)
@@ -98,6 +103,7 @@ release=$(git -C "$tmp/tree" rev-parse HEAD)
 for mod in "${modules[@]}"; do
 	git tag "$mod/$version" "$release"
 done
+done=1
 
 echo "tagged $version at $head and ${modules[*]/%//$version} at $release"
 echo "publish with: git push origin $version ${modules[*]/%//$version}"
