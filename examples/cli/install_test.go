@@ -49,6 +49,11 @@ func TestInstallAtVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Outside a clone (the module extracted from a module zip) there is no
+	// repository to release.
+	if top, err := runCmd(root, nil, "git", "rev-parse", "--show-toplevel"); err != nil || !sameDir(strings.TrimSpace(top), root) {
+		t.Skipf("%s is not the top of a git work tree: nothing to release", root)
+	}
 	tmp := t.TempDir()
 	repo := filepath.Join(tmp, "repo")
 	version := fmt.Sprintf("v0.0.0-installtest.%d", time.Now().UnixNano())
@@ -99,6 +104,13 @@ func TestInstallAtVersion(t *testing.T) {
 	if string(got) != want.stdout || want.stdout == "" {
 		t.Errorf("the installed binary's %q differs from the command's:\ninstalled:\n%s\nin process:\n%s", args, got, want.stdout)
 	}
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
 }
 
 // snapshot makes dst a git repository whose HEAD holds the files of the
