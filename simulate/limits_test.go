@@ -1,7 +1,6 @@
 package simulate_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,20 +111,7 @@ func TestLimitGoldens(t *testing.T) {
 				t.Errorf("outcome %s, want %s", tl.Outcome, sc.want)
 			}
 			got := "# " + sc.name + "\n# " + sc.reason + "\n\n" + tl.Transcript()
-			path := filepath.Join("testdata", strings.ReplaceAll(sc.name, " ", "-")+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./simulate -run TestLimitGoldens -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("transcript differs from %s (run go test ./simulate -update and review the diff); got:\n%s", path, got)
-			}
+			testutil.Golden(t, filepath.Join("testdata", strings.ReplaceAll(sc.name, " ", "-")+".golden"), got)
 		})
 	}
 }
