@@ -9,12 +9,13 @@ import (
 	"github.com/deploysync/deploysync/simulate"
 )
 
-// TestGoldenTimelines runs every scenario and compares its transcript with
+// TestGoldenTimelines runs every scenario, the limited ones of
+// limits_test.go too, and compares its transcript with
 // testdata/<name>.golden. Every scenario must keep every invariant, end with
 // the expected outcome and leave its input unmodified.
 func TestGoldenTimelines(t *testing.T) {
 	seen := map[string]bool{}
-	for _, sc := range scenarios() {
+	for _, sc := range append(scenarios(), limitScenarios()...) {
 		t.Run(sc.name, func(t *testing.T) {
 			if sc.reason == "" {
 				t.Fatal("reason must be provided")
