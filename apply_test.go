@@ -21,17 +21,17 @@ import (
 // would, and refuses actions that do not fit the state.
 func TestApply(t *testing.T) {
 	base := func() deploysync.State {
-		d := fxDeployment("foo", 2)
+		d := testutil.Deployment("foo", 2)
 		d.Labels = map[string]string{"team": "blue"}
 		d.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 2}
-		rs := fxReplicaSet(d, "foo-1", 2)
+		rs := testutil.ReplicaSet("foo-1", 2, testutil.OwnedBy(d))
 		rs.Status = appsv1.ReplicaSetStatus{Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
-		orphan := fxReplicaSet(d, "foo-orphan", 0)
+		orphan := testutil.ReplicaSet("foo-orphan", 0, testutil.OwnedBy(d))
 		orphan.OwnerReferences = nil
-		return deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{rs, orphan}, Now: fxTestTime}
+		return deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{rs, orphan}, Now: testutil.Epoch()}
 	}
 	s := base()
-	created := fxReplicaSet(s.Deployment, "foo-2", 1)
+	created := testutil.ReplicaSet("foo-2", 1, testutil.OwnedBy(s.Deployment))
 	resized := s.ReplicaSets[0].DeepCopy()
 	resized.Spec.Replicas = ptr.To[int32](5)
 	resized.Status = appsv1.ReplicaSetStatus{}
@@ -45,7 +45,7 @@ func TestApply(t *testing.T) {
 	statusWrite.Labels = nil
 	d := s.Deployment
 	foreignDeleting := s.Deployment.DeepCopy()
-	foreignDeleting.DeletionTimestamp = ptr.To(metav1.NewTime(fxTestTime))
+	foreignDeleting.DeletionTimestamp = ptr.To(metav1.NewTime(testutil.Epoch()))
 
 	tests := []struct {
 		name      string

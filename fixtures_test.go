@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
@@ -17,48 +16,11 @@ import (
 )
 
 // The fixtures of this file build the objects of upstream's controller
-// tests (k8s.io/kubernetes/pkg/controller/deployment at v1.37.2) as valid
-// input for Sync. Their names start with fx so they do not collide with
-// other test files of the package.
-
-// fxTestTime is upstream's testTime: the time its progress tests stamp
-// conditions with.
-var fxTestTime = time.Date(2017, 2, 15, 18, 49, 0, 0, time.UTC)
-
-// fxDeployment is upstream's newDeployment(name, replicas, nil, nil, nil,
-// {foo: bar}): a RollingUpdate Deployment with one container foo/bar.
-// Upstream's helper defaults to maxSurge 0 and maxUnavailable 0, which an
-// apiserver refuses and Sync rejects; both resolve to surge 0 and
-// unavailable 1, so the fixture says 0 and 1 — the same decisions.
-func fxDeployment(name string, replicas int32) *appsv1.Deployment {
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault, UID: types.UID(name + "-uid"), Annotations: map[string]string{}},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To(replicas),
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"foo": "bar"}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"foo": "bar"}},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Image: "foo/bar"}}},
-			},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{
-				MaxSurge: ptr.To(intstr.FromInt32(0)), MaxUnavailable: ptr.To(intstr.FromInt32(1))}},
-		},
-	}
-}
-
-// fxReplicaSet is upstream's newReplicaSet(d, name, replicas): controlled
-// by d, labelled with d's selector, with d's template.
-func fxReplicaSet(d *appsv1.Deployment, name string, replicas int32) *appsv1.ReplicaSet {
-	labels := map[string]string{}
-	for k, v := range d.Spec.Selector.MatchLabels {
-		labels[k] = v
-	}
-	return &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: d.Namespace, UID: types.UID(name + "-uid"), Labels: labels,
-			OwnerReferences: []metav1.OwnerReference{deployutil.ControllerRef(d)}},
-		Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To(replicas), Selector: d.Spec.Selector.DeepCopy(), Template: *d.Spec.Template.DeepCopy()},
-	}
-}
+// tests (k8s.io/kubernetes/pkg/controller/deployment at v1.37.2) that only
+// this package's tests use, as valid input for Sync; the shared ones
+// (newDeployment, newReplicaSet, testTime) are in internal/testutil. Their
+// names start with fx so they do not collide with other test files of the
+// package.
 
 // fxPodOf is upstream's generatePodFromRS: a pod controlled by rs.
 func fxPodOf(rs *appsv1.ReplicaSet, phase corev1.PodPhase) *corev1.Pod {

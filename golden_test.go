@@ -1,9 +1,7 @@
 package deploysync_test
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,8 +13,6 @@ import (
 	"github.com/deploysync/deploysync/internal/scenarios"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // TestScenarioTranscripts runs every named scenario through Sync and Apply
 // and compares a readable transcript with testdata/scenarios/<name>.golden.
@@ -35,23 +31,7 @@ func TestScenarioTranscripts(t *testing.T) {
 			}
 			seen[sc.Name] = true
 			got := transcript(t, sc)
-			path := filepath.Join("testdata", "scenarios", fileName(sc.Name)+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("transcript differs from %s (run go test -update and review the diff):\n%s", path, got)
-			}
+			testutil.Golden(t, filepath.Join("testdata", "scenarios", fileName(sc.Name)+".golden"), got)
 		})
 	}
 }

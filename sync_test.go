@@ -53,9 +53,9 @@ func syncAndApply(t *testing.T, s deploysync.State, opts ...deploysync.Option) (
 // writes the Deployment's status twice when it creates a ReplicaSet; a
 // plan writes it once with both changes.
 func TestSyncUpstreamController(t *testing.T) {
-	deleting := fxDeployment("foo", 1)
-	deleting.DeletionTimestamp = ptr.To(metav1.NewTime(fxTestTime))
-	emptySelector := fxDeployment("foo", 1)
+	deleting := testutil.Deployment("foo", 1)
+	deleting.DeletionTimestamp = ptr.To(metav1.NewTime(testutil.Epoch()))
+	emptySelector := testutil.Deployment("foo", 1)
 	emptySelector.Spec.Selector = &metav1.LabelSelector{}
 	newGeneration := emptySelector.DeepCopy()
 	newGeneration.Generation = 1
@@ -66,13 +66,13 @@ func TestSyncUpstreamController(t *testing.T) {
 	// between selector, template and ReplicaSets, so the hash label it adds
 	// to the ReplicaSets' selectors lands everywhere; here only the
 	// ReplicaSets carry it, as in a cluster.
-	rollback := fxDeployment("foo", 1)
+	rollback := testutil.Deployment("foo", 1)
 	rollback.Annotations = map[string]string{deployutil.RevisionAnnotation: "2", deployutil.RollbackToAnnotation: "0"}
-	rsOld := fxReplicaSet(rollback, "deploymentrs-old", 0)
+	rsOld := testutil.ReplicaSet("deploymentrs-old", 0, testutil.OwnedBy(rollback))
 	rsOld.Annotations = map[string]string{deployutil.RevisionAnnotation: "1"}
 	rsOld.Spec.Template.Spec.TerminationGracePeriodSeconds = ptr.To[int64](1)
 	rsOld.Spec.Template.Labels[deployutil.PodTemplateHashLabel] = "hash-old"
-	rsNew := fxReplicaSet(rollback, "deploymentrs-new", 1)
+	rsNew := testutil.ReplicaSet("deploymentrs-new", 1, testutil.OwnedBy(rollback))
 	rsNew.Annotations = map[string]string{deployutil.RevisionAnnotation: "2"}
 	rsNew.Spec.Template.Labels[deployutil.PodTemplateHashLabel] = "hash-new"
 	for _, rs := range []*appsv1.ReplicaSet{rsOld, rsNew} {
@@ -88,7 +88,7 @@ func TestSyncUpstreamController(t *testing.T) {
 		check       func(t *testing.T, after deploysync.State)
 		reason      string
 	}{
-		{name: "creates a replica set", state: deploysync.State{Deployment: fxDeployment("foo", 1), Now: fxTestTime},
+		{name: "creates a replica set", state: deploysync.State{Deployment: testutil.Deployment("foo", 1), Now: testutil.Epoch()},
 			wantBranch: deploysync.RollingUpdate,
 			wantActions: []string{
 				"create replicaset foo-5d94f67bbb 1",
@@ -113,14 +113,14 @@ func TestSyncUpstreamController(t *testing.T) {
 				}
 			},
 			reason: "upstream: create replicasets, then status updates; the name is foo-<hash of the fixture template> (hash 5d94f67bbb, reference Appendix A)"},
-		{name: "only status during deletion", state: deploysync.State{Deployment: deleting, Now: fxTestTime},
+		{name: "only status during deletion", state: deploysync.State{Deployment: deleting, Now: testutil.Epoch()},
 			wantBranch: deploysync.Deleting, wantActions: []string{"update deployment status foo"},
 			reason: "upstream: a Deployment being deleted only gets its status updated"},
-		{name: "empty selector", state: deploysync.State{Deployment: emptySelector, Now: fxTestTime},
+		{name: "empty selector", state: deploysync.State{Deployment: emptySelector, Now: testutil.Epoch()},
 			wantBranch:  deploysync.SelectingAll,
 			wantActions: []string{"event Warning SelectingAll This deployment is selecting all pods. A non-empty selector is required."},
 			reason:      "upstream: no write (generation 0 is already observed), only the warning its fake recorder drops"},
-		{name: "empty selector, new generation", state: deploysync.State{Deployment: newGeneration, Now: fxTestTime},
+		{name: "empty selector, new generation", state: deploysync.State{Deployment: newGeneration, Now: testutil.Epoch()},
 			wantBranch: deploysync.SelectingAll,
 			wantActions: []string{"event Warning SelectingAll This deployment is selecting all pods. A non-empty selector is required.",
 				"update deployment status foo"},
@@ -130,7 +130,7 @@ func TestSyncUpstreamController(t *testing.T) {
 				}
 			},
 			reason: "upstream's comment: normally there is a status update to sync observedGeneration"},
-		{name: "reentrant rollback", state: deploysync.State{Deployment: rollback, ReplicaSets: []*appsv1.ReplicaSet{rsOld, rsNew}, Now: fxTestTime},
+		{name: "reentrant rollback", state: deploysync.State{Deployment: rollback, ReplicaSets: []*appsv1.ReplicaSet{rsOld, rsNew}, Now: testutil.Epoch()},
 			wantBranch: deploysync.Rollback,
 			wantActions: []string{"update deployment foo",
 				`event Normal DeploymentRollback Rolled back deployment "foo" to revision 1`},
@@ -173,11 +173,11 @@ func TestSyncUpstreamController(t *testing.T) {
 // AdoptReplicaSet action, first in the plan; an applier that checks it
 // against the fresh Deployment (as Apply does) stops there.
 func TestSyncDeletionRace(t *testing.T) {
-	cached := fxDeployment("foo", 1)
-	orphan := fxReplicaSet(cached, "rs1", 1)
+	cached := testutil.Deployment("foo", 1)
+	orphan := testutil.ReplicaSet("rs1", 1, testutil.OwnedBy(cached))
 	orphan.OwnerReferences = nil
 	live := cached.DeepCopy()
-	live.DeletionTimestamp = ptr.To(metav1.NewTime(fxTestTime))
+	live.DeletionTimestamp = ptr.To(metav1.NewTime(testutil.Epoch()))
 	tests := []struct {
 		name     string
 		fresh    *appsv1.Deployment
@@ -196,7 +196,7 @@ func TestSyncDeletionRace(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			s := deploysync.State{Deployment: cached, ReplicaSets: []*appsv1.ReplicaSet{orphan}, Now: fxTestTime}
+			s := deploysync.State{Deployment: cached, ReplicaSets: []*appsv1.ReplicaSet{orphan}, Now: testutil.Epoch()}
 			frozen := testutil.Freeze(t, cached, s.ReplicaSets, tt.fresh)
 			plan, err := deploysync.Sync(s)
 			frozen.Check(t)
@@ -239,7 +239,7 @@ func TestSyncReplicaSetName(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			plan, _ := syncAndApply(t, deploysync.State{Deployment: fxDeployment(tt.deployment, 1), Now: fxTestTime})
+			plan, _ := syncAndApply(t, deploysync.State{Deployment: testutil.Deployment(tt.deployment, 1), Now: testutil.Epoch()})
 			create, ok := plan.Actions[0].(*action.CreateReplicaSet)
 			if !ok {
 				t.Fatalf("first action %s, want a create", plan.Actions[0])
@@ -261,7 +261,7 @@ func TestSyncReplicaSetName(t *testing.T) {
 // once, rate limited, when less than a second is left (Plan.Requeue); -1
 // means no requeue.
 func TestSyncRequeue(t *testing.T) {
-	stuckAt := fxTestTime
+	stuckAt := testutil.Epoch()
 	stuck := fxProgressing(corev1.ConditionTrue, "", stuckAt)
 	failed := fxProgressing(corev1.ConditionFalse, action.ReasonProgressDeadlineExceeded, time.Time{})
 	complete := fxProgressing(corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable, stuckAt)
@@ -320,10 +320,10 @@ func TestSyncRequeue(t *testing.T) {
 				d.Status.Conditions = append(d.Status.Conditions, *tt.cond)
 			}
 			avail := facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse, action.ReasonMinimumReplicasUnavailable,
-				"Deployment does not have minimum availability.", fxTestTime)
+				"Deployment does not have minimum availability.", testutil.Epoch())
 			if tt.avl >= tt.replicas {
 				avail = facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, action.ReasonMinimumReplicasAvailable,
-					"Deployment has minimum availability.", fxTestTime)
+					"Deployment has minimum availability.", testutil.Epoch())
 			}
 			d.Status.Conditions = append(d.Status.Conditions, avail)
 
@@ -348,10 +348,10 @@ func TestSyncRequeue(t *testing.T) {
 // old one is first scaled down by the Recreate step, as in a sync.
 func TestSyncRolloutStatus(t *testing.T) {
 	pds := ptr.To[int32](60)
-	now := fxTestTime.Add(10 * time.Minute)
+	now := testutil.Epoch().Add(10 * time.Minute)
 	failed := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: action.ReasonProgressDeadlineExceeded}
-	available := fxProgressing(corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable, fxTestTime)
-	updated := fxProgressing(corev1.ConditionTrue, action.ReasonReplicaSetUpdated, fxTestTime)
+	available := fxProgressing(corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable, testutil.Epoch())
+	updated := fxProgressing(corev1.ConditionTrue, action.ReasonReplicaSetUpdated, testutil.Epoch())
 	type when int
 	const (
 		unchecked when = iota
@@ -463,8 +463,8 @@ func TestSyncRolloutStatus(t *testing.T) {
 				want  when
 			}{{"lastUpdateTime", got.LastUpdateTime, tt.wantUpdate}, {"lastTransitionTime", got.LastTransitionTime, tt.wantTransition}} {
 				switch {
-				case c.want == kept && !c.got.Time.Equal(fxTestTime):
-					t.Errorf("%s = %v, want it kept at %v (%s)", c.field, c.got, fxTestTime, tt.reason)
+				case c.want == kept && !c.got.Time.Equal(testutil.Epoch()):
+					t.Errorf("%s = %v, want it kept at %v (%s)", c.field, c.got, testutil.Epoch(), tt.reason)
 				case c.want == fresh && !c.got.Time.Equal(now):
 					t.Errorf("%s = %v, want the time of the sync %v (%s)", c.field, c.got, now, tt.reason)
 				}
@@ -477,10 +477,10 @@ func TestSyncRolloutStatus(t *testing.T) {
 // a state an apiserver would not hold — upstream's own 0/0 fixture among
 // them.
 func TestSyncInvalidInput(t *testing.T) {
-	zeroZero := fxDeployment("foo", 1)
+	zeroZero := testutil.Deployment("foo", 1)
 	zeroZero.Spec.Strategy.RollingUpdate.MaxUnavailable.IntVal = 0
-	foreign := fxDeployment("foo", 1)
-	other := fxReplicaSet(foreign, "foo-1", 1)
+	foreign := testutil.Deployment("foo", 1)
+	other := testutil.ReplicaSet("foo-1", 1, testutil.OwnedBy(foreign))
 	other.Namespace = "elsewhere"
 	tests := []struct {
 		name      string
@@ -528,14 +528,14 @@ func TestSyncHashCollision(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			d := fxDeployment("foo", 1)
+			d := testutil.Deployment("foo", 1)
 			d.Status.CollisionCount = tt.count
 			taken := deployutil.ReplicaSetName(d.Name, deployutil.ComputeHash(&d.Spec.Template, tt.count))
-			squatter := fxReplicaSet(d, taken, 1)
+			squatter := testutil.ReplicaSet(taken, 1, testutil.OwnedBy(d))
 			squatter.OwnerReferences = nil
 			squatter.Labels = map[string]string{"app": "other"}
 			squatter.Spec.Template.Spec.Containers[0].Image = "other"
-			plan, after := syncAndApply(t, deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{squatter}, Now: fxTestTime})
+			plan, after := syncAndApply(t, deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{squatter}, Now: testutil.Epoch()})
 			var hc *deploysync.HashCollisionError
 			if !errors.As(plan.Err, &hc) || hc.Name != taken || hc.CollisionCount != tt.wantCount {
 				t.Fatalf("plan.Err = %v, want a hash collision on %s raising the count to %d (%s)", plan.Err, taken, tt.wantCount, tt.reason)
@@ -557,13 +557,13 @@ func TestSyncHashCollision(t *testing.T) {
 // copies onto a ReplicaSet it creates or brings back.
 func TestSyncNewReplicaSetShape(t *testing.T) {
 	t.Run("selector with expressions", func(t *testing.T) {
-		d := fxDeployment("foo", 1)
+		d := testutil.Deployment("foo", 1)
 		d.Spec.Selector.MatchExpressions = []metav1.LabelSelectorRequirement{
 			{Key: "tier", Operator: metav1.LabelSelectorOpIn, Values: []string{"web"}},
 			{Key: "canary", Operator: metav1.LabelSelectorOpDoesNotExist},
 		}
 		d.Spec.Template.Labels["tier"] = "web"
-		plan, _ := syncAndApply(t, deploysync.State{Deployment: d, Now: fxTestTime})
+		plan, _ := syncAndApply(t, deploysync.State{Deployment: d, Now: testutil.Epoch()})
 		rs := plan.Actions[0].(*action.CreateReplicaSet).ReplicaSet
 		hash := rs.Labels[deployutil.PodTemplateHashLabel]
 		want := &metav1.LabelSelector{MatchLabels: map[string]string{"foo": "bar", deployutil.PodTemplateHashLabel: hash}, MatchExpressions: d.Spec.Selector.MatchExpressions}
@@ -591,13 +591,13 @@ func TestSyncNewReplicaSetShape(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			d := fxDeployment("foo", 1)
-			back := fxReplicaSet(d, "foo-back", 1)
+			d := testutil.Deployment("foo", 1)
+			back := testutil.ReplicaSet("foo-back", 1, testutil.OwnedBy(d))
 			back.Annotations = map[string]string{deployutil.RevisionAnnotation: "2", deployutil.RevisionHistoryAnnotation: "1"}
-			newer := fxReplicaSet(d, "foo-newer", 0)
+			newer := testutil.ReplicaSet("foo-newer", 0, testutil.OwnedBy(d))
 			newer.Annotations = map[string]string{deployutil.RevisionAnnotation: "3"}
 			newer.Spec.Template.Spec.Containers[0].Image = "foo/bar:3"
-			plan, after := syncAndApply(t, deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{back, newer}, Now: fxTestTime}, tt.opts...)
+			plan, after := syncAndApply(t, deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{back, newer}, Now: testutil.Epoch()}, tt.opts...)
 			var got *appsv1.ReplicaSet
 			for _, rs := range after.ReplicaSets {
 				if rs.Name == "foo-back" {

@@ -37,10 +37,10 @@ func TestWithKubernetesVersionUnsupported(t *testing.T) {
 		{"latest", "not a version"},
 		{"", "empty"},
 	}
-	d := fxDeployment("web", 1)
+	d := testutil.Deployment("web", 1)
 	for _, tt := range tests {
 		t.Run(tt.version, func(t *testing.T) {
-			p, err := deploysync.Sync(deploysync.State{Deployment: d, Now: fxTestTime}, deploysync.WithKubernetesVersion(tt.version))
+			p, err := deploysync.Sync(deploysync.State{Deployment: d, Now: testutil.Epoch()}, deploysync.WithKubernetesVersion(tt.version))
 			var ue *deploysync.UnsupportedVersionError
 			if !errors.As(err, &ue) {
 				t.Fatalf("Sync = %v, %v; want an *UnsupportedVersionError (%s)", p, err, tt.reason)
@@ -54,7 +54,7 @@ func TestWithKubernetesVersionUnsupported(t *testing.T) {
 		})
 	}
 	// A later valid option wins over an earlier bad one, as options apply in order.
-	if _, err := deploysync.Sync(deploysync.State{Deployment: d, Now: fxTestTime},
+	if _, err := deploysync.Sync(deploysync.State{Deployment: d, Now: testutil.Epoch()},
 		deploysync.WithKubernetesVersion("0.1"), deploysync.WithKubernetesVersion("1.36")); err != nil {
 		t.Errorf("the last version given should decide: %v", err)
 	}
@@ -96,13 +96,13 @@ func TestTerminatingReplicasGatePerMinor(t *testing.T) {
 		{"gate on then 1.34", []deploysync.Option{on, deploysync.WithKubernetesVersion("1.34")}, true, "the explicit gate wins whatever the order"},
 		{"1.36 gate off", []deploysync.Option{deploysync.WithKubernetesVersion("1.36"), off}, false, "an explicit gate overrides the minor"},
 	}
-	d := fxDeployment("web", 2)
-	rs := fxReplicaSet(d, "web-1", 2)
+	d := testutil.Deployment("web", 2)
+	rs := testutil.ReplicaSet("web-1", 2, testutil.OwnedBy(d))
 	rs.Spec.Template.Labels = map[string]string{"foo": "bar"}
 	d.Generation = 3 // observedGeneration 0 is behind: a status write is due
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := deploysync.Sync(deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{rs}, Now: fxTestTime}, tt.opts...)
+			p, err := deploysync.Sync(deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{rs}, Now: testutil.Epoch()}, tt.opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,10 +167,10 @@ func TestNewReplicaSetNamePerMinor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d", tt.version, tt.nameLen), func(t *testing.T) {
-			d := fxDeployment(strings.Repeat("a", tt.nameLen), 1)
+			d := testutil.Deployment(strings.Repeat("a", tt.nameLen), 1)
 			d.Spec.ProgressDeadlineSeconds = ptr.To[int32](600)
 			frozen := testutil.Freeze(t, d)
-			p, err := deploysync.Sync(deploysync.State{Deployment: d, Now: fxTestTime}, deploysync.WithKubernetesVersion(tt.version))
+			p, err := deploysync.Sync(deploysync.State{Deployment: d, Now: testutil.Epoch()}, deploysync.WithKubernetesVersion(tt.version))
 			frozen.Check(t)
 			if err != nil {
 				t.Fatal(err)
@@ -227,9 +227,9 @@ func TestNewReplicaSetNamePerMinor(t *testing.T) {
 // controllerRef.UID); from 1.36 the pods the index finds under
 // namespace/ReplicaSet/name/UID (v1.36.3: controller.FilterPodsByOwner).
 func TestRecreatePodMapPerMinor(t *testing.T) {
-	d := fxDeployment("web", 1)
+	d := testutil.Deployment("web", 1)
 	d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
-	old := fxReplicaSet(d, "web-old", 0)
+	old := testutil.ReplicaSet("web-old", 0, testutil.OwnedBy(d))
 	old.Spec.Template.Spec.Containers[0].Image = "foo/old"
 	pod := func(labels map[string]string, refName string) *corev1.Pod {
 		return &corev1.Pod{
@@ -257,7 +257,7 @@ func TestRecreatePodMapPerMinor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/"+tt.version, func(t *testing.T) {
-			s := deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{old}, Pods: map[types.UID][]*corev1.Pod{old.UID: {tt.pod}}, Now: fxTestTime}
+			s := deploysync.State{Deployment: d, ReplicaSets: []*appsv1.ReplicaSet{old}, Pods: map[types.UID][]*corev1.Pod{old.UID: {tt.pod}}, Now: testutil.Epoch()}
 			p, err := deploysync.Sync(s, deploysync.WithKubernetesVersion(tt.version))
 			if err != nil {
 				t.Fatal(err)

@@ -8,6 +8,10 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
+
+	// The module's -update flag: go test ./... -update passes it to every
+	// test binary, and this package has no golden to rewrite.
+	_ "github.com/deploysync/deploysync/internal/testutil"
 )
 
 // TestString checks the one-line rendering of every action: verb, object,

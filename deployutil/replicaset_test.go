@@ -3,10 +3,11 @@ package deployutil_test
 import (
 	"testing"
 
-	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/testutil"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/testutil"
 )
 
 func TestRevision(t *testing.T) {

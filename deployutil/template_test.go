@@ -94,12 +94,12 @@ func TestEqualIgnoreHash(t *testing.T) {
 func TestFindNewReplicaSet(t *testing.T) {
 	now := metav1.NewTime(time.Date(2017, 2, 15, 18, 49, 0, 0, time.UTC))
 	later := metav1.NewTime(now.Add(time.Minute))
-	d := imageDeployment("nginx")
-	newRS := replicaSetOf(d, "nginx-new", "hash", later)
-	newRSDup := replicaSetOf(d, "nginx-dup", "different-hash", now)
-	old := imageDeployment("nginx")
+	d := testutil.ImageDeployment("nginx")
+	newRS := testutil.TemplateReplicaSet(d, "nginx-new", "hash", later)
+	newRSDup := testutil.TemplateReplicaSet(d, "nginx-dup", "different-hash", now)
+	old := testutil.ImageDeployment("nginx")
 	old.Spec.Template.Spec.Containers[0].Name = "nginx-old-1"
-	oldRS := replicaSetOf(old, "nginx-old", "", metav1.Time{})
+	oldRS := testutil.TemplateReplicaSet(old, "nginx-old", "", metav1.Time{})
 	tests := []struct {
 		name   string
 		rss    []*appsv1.ReplicaSet

@@ -48,7 +48,7 @@ func owned(name, image, rev, cause string, age int) *appsv1.ReplicaSet {
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name),
 			Labels:            map[string]string{"app": "web", deployutil.PodTemplateHashLabel: name},
-			CreationTimestamp: metav1.NewTime(epoch.Add(time.Duration(age) * time.Minute)),
+			CreationTimestamp: metav1.NewTime(testutil.Epoch().Add(time.Duration(age) * time.Minute)),
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "web-uid",
 				Controller: ptr.To(true)}},
 			Annotations: map[string]string{"team": "red"}},

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/recreate"
 )
 
@@ -14,15 +15,15 @@ import (
 // while one of its pods is still terminating nothing else happens; once
 // none is left the new ReplicaSet is started at full size.
 func Example() {
-	d := deployment(3)
-	oldRS := replicaSet("foo-v1", "uid-v1", 3, 3)
-	newRS := replicaSet("foo-v2", "uid-v2", 0, 0)
+	d := testutil.Deployment("foo", 3, testutil.Recreate)
+	oldRS := testutil.ReplicaSet("foo-v1", 3, testutil.UID("uid-v1"), testutil.Status(3, 0, 0))
+	newRS := testutil.ReplicaSet("foo-v2", 0, testutil.UID("uid-v2"), testutil.Status(0, 0, 0))
 
 	for _, s := range recreate.ScaleDownOld(d, []*appsv1.ReplicaSet{oldRS}) {
 		fmt.Printf("%s: %d → %d\n", s.To.Name, *s.From.Spec.Replicas, *s.To.Spec.Replicas)
 	}
 
-	oldRS = replicaSet("foo-v1", "uid-v1", 0, 0)
+	oldRS = testutil.ReplicaSet("foo-v1", 0, testutil.UID("uid-v1"), testutil.Status(0, 0, 0))
 	pods := map[types.UID][]*corev1.Pod{"uid-v1": {pod(corev1.PodRunning)}}
 	if running, why := recreate.OldPodsRunning([]*appsv1.ReplicaSet{oldRS}, pods); running {
 		fmt.Println("wait:", why)

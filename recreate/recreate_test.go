@@ -17,32 +17,6 @@ import (
 	"github.com/deploysync/deploysync/recreate"
 )
 
-// deployment is the shape of upstream's newDeployment test helper ("foo",
-// selector foo=bar, one container foo/bar) with the Recreate strategy.
-func deployment(replicas int32) *appsv1.Deployment {
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "foo", Namespace: metav1.NamespaceDefault, UID: "foo-uid"},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To(replicas),
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"foo": "bar"}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"foo": "bar"}},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Image: "foo/bar"}}},
-			},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
-		},
-	}
-}
-
-// replicaSet is the shape of upstream's newRSWithStatus helper, with a UID.
-func replicaSet(name string, uid types.UID, spec, status int32) *appsv1.ReplicaSet {
-	return &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault, UID: uid},
-		Spec:       appsv1.ReplicaSetSpec{Replicas: ptr.To(spec)},
-		Status:     appsv1.ReplicaSetStatus{Replicas: status},
-	}
-}
-
 func pod(phase corev1.PodPhase) *corev1.Pod {
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p-" + string(phase)}, Status: corev1.PodStatus{Phase: phase}}
 }
@@ -51,7 +25,7 @@ func pod(phase corev1.PodPhase) *corev1.Pod {
 // and adds the skip of empty ReplicaSets and upstream's 0/0 RollingUpdate
 // fixture (the function does not look at the strategy).
 func TestScaleDownOld(t *testing.T) {
-	rolling := deployment(3)
+	rolling := testutil.Deployment("foo", 3, testutil.Recreate)
 	rolling.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{
 		MaxSurge: ptr.To(intstr.FromInt32(0)), MaxUnavailable: ptr.To(intstr.FromInt32(0))}}
 	tests := []struct {
@@ -61,9 +35,9 @@ func TestScaleDownOld(t *testing.T) {
 		want   map[string]int32
 		reason string
 	}{
-		{name: "one of 3", d: rolling, old: []*appsv1.ReplicaSet{replicaSet("foo-0", "uid-0", 3, 3)}, want: map[string]int32{"foo-0": 0},
+		{name: "one of 3", d: rolling, old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-0", 3, testutil.UID("uid-0"), testutil.Status(3, 0, 0))}, want: map[string]int32{"foo-0": 0},
 			reason: "upstream: the old ReplicaSet goes to 0"},
-		{name: "several", d: deployment(3), old: []*appsv1.ReplicaSet{replicaSet("foo-0", "uid-0", 2, 2), replicaSet("foo-1", "uid-1", 0, 1), replicaSet("foo-2", "uid-2", 1, 1)},
+		{name: "several", d: testutil.Deployment("foo", 3, testutil.Recreate), old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-0", 2, testutil.UID("uid-0"), testutil.Status(2, 0, 0)), testutil.ReplicaSet("foo-1", 0, testutil.UID("uid-1"), testutil.Status(1, 0, 0)), testutil.ReplicaSet("foo-2", 1, testutil.UID("uid-2"), testutil.Status(1, 0, 0))},
 			want:   map[string]int32{"foo-0": 0, "foo-2": 0},
 			reason: "every old ReplicaSet with replicas goes to 0, in order; one already at 0 is not written"},
 	}
@@ -98,7 +72,9 @@ func TestScaleDownOld(t *testing.T) {
 // claimed ReplicaSets); here pods are keyed by the old ReplicaSets' UIDs,
 // the map a sync would have built.
 func TestOldPodsRunning(t *testing.T) {
-	rs1 := func() *appsv1.ReplicaSet { return replicaSet("rs-1", "uid-1", 0, 0) }
+	rs1 := func() *appsv1.ReplicaSet {
+		return testutil.ReplicaSet("rs-1", 0, testutil.UID("uid-1"), testutil.Status(0, 0, 0))
+	}
 	terminating := pod(corev1.PodRunning)
 	terminating.DeletionTimestamp = ptr.To(metav1.NewTime(time.Date(2017, 2, 15, 18, 49, 0, 0, time.UTC)))
 	tests := []struct {
@@ -110,10 +86,10 @@ func TestOldPodsRunning(t *testing.T) {
 	}{
 		{name: "no old ReplicaSets", want: false, reason: "upstream: nothing old, nothing running"},
 		{name: "old ReplicaSets with running pods",
-			old:  []*appsv1.ReplicaSet{replicaSet("foo-some-uid", "some-uid", 0, 0), replicaSet("foo-other-uid", "other-uid", 0, 0)},
+			old:  []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-some-uid", 0, testutil.UID("some-uid"), testutil.Status(0, 0, 0)), testutil.ReplicaSet("foo-other-uid", 0, testutil.UID("other-uid"), testutil.Status(0, 0, 0))},
 			pods: map[types.UID][]*corev1.Pod{"some-uid": {pod(""), pod("")}, "other-uid": {pod(""), pod("")}}, want: true,
 			reason: "upstream: pods without a phase yet count as running"},
-		{name: "no pods, status replicas 1", old: []*appsv1.ReplicaSet{replicaSet("rs-1", "uid-1", 0, 1)}, want: true,
+		{name: "no pods, status replicas 1", old: []*appsv1.ReplicaSet{testutil.ReplicaSet("rs-1", 0, testutil.UID("uid-1"), testutil.Status(1, 0, 0))}, want: true,
 			reason: "upstream: an old ReplicaSet still reporting a pod"},
 		{name: "no pods, status replicas 0", old: []*appsv1.ReplicaSet{rs1()}, want: false,
 			reason: "upstream: nothing reported, nothing listed"},
@@ -130,7 +106,7 @@ func TestOldPodsRunning(t *testing.T) {
 			pods: map[types.UID][]*corev1.Pod{"uid-1": {pod(corev1.PodRunning)}}, want: true,
 			reason: "upstream: a running pod counts"},
 		{name: "terminal and pending",
-			old: []*appsv1.ReplicaSet{rs1(), replicaSet("rs-2", "uid-2", 0, 0), replicaSet("rs-3", "uid-3", 0, 0)},
+			old: []*appsv1.ReplicaSet{rs1(), testutil.ReplicaSet("rs-2", 0, testutil.UID("uid-2"), testutil.Status(0, 0, 0)), testutil.ReplicaSet("rs-3", 0, testutil.UID("uid-3"), testutil.Status(0, 0, 0))},
 			pods: map[types.UID][]*corev1.Pod{"uid-1": {pod(corev1.PodFailed), pod(corev1.PodSucceeded)}, "uid-2": {},
 				"uid-3": {pod(corev1.PodPending)}}, want: true,
 			reason: "upstream: one pending pod among terminal ones is enough"},
@@ -175,7 +151,7 @@ func TestScaleUpNew(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			d, rs := deployment(3), replicaSet("foo-new", "uid-new", tt.size, 0)
+			d, rs := testutil.Deployment("foo", 3, testutil.Recreate), testutil.ReplicaSet("foo-new", tt.size, testutil.UID("uid-new"), testutil.Status(0, 0, 0))
 			frozen := testutil.Freeze(t, d, rs)
 			s, ok := recreate.ScaleUpNew(d, rs)
 			frozen.Check(t)

@@ -21,7 +21,7 @@ import (
 // creation time, then name.
 func TestCleanup(t *testing.T) {
 	deleting := replicaSet("foo-1", 0, 0, 0, "")
-	deleting.DeletionTimestamp = ptr.To(metav1.NewTime(epoch))
+	deleting.DeletionTimestamp = ptr.To(metav1.NewTime(testutil.Epoch()))
 	unobserved := replicaSet("foo-1", 0, 0, 0, "1")
 	unobserved.Generation, unobserved.Status.ObservedGeneration = 2, 1
 	tests := []struct {
@@ -86,7 +86,7 @@ func TestCleanup(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			d := deployment(1, tt.limit)
+			d := testutil.Deployment("foo", 1, testutil.HistoryLimit(tt.limit))
 			frozen := testutil.Freeze(t, d, tt.old)
 			got := revision.Cleanup(d, tt.old)
 			frozen.Check(t)

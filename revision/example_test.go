@@ -6,13 +6,14 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/revision"
 )
 
 // With revisionHistoryLimit 1, a Deployment keeps one old ReplicaSet: the
 // lowest revisions go, but only once they are scaled down to zero.
 func ExampleCleanup() {
-	d := deployment(3, ptr.To[int32](1))
+	d := testutil.Deployment("foo", 3, testutil.HistoryLimit(ptr.To[int32](1)))
 	old := []*appsv1.ReplicaSet{
 		replicaSet("foo-rev1", 0, 0, 0, "1"),
 		replicaSet("foo-rev2", 0, 0, 1, "2"),

@@ -58,7 +58,7 @@ func TestMaxAndLast(t *testing.T) {
 // the other on one ReplicaSet with a 5-character history limit; from the
 // third on, the history holds the two previous revisions.
 func TestNewReplicaSetAnnotationsHistory(t *testing.T) {
-	d := deployment(1, nil)
+	d := testutil.Deployment("foo", 1, testutil.HistoryLimit(nil))
 	d.Annotations = map[string]string{deployutil.RevisionAnnotation: "1"}
 	rs := replicaSet("foo-1", 0, 0, 0, "")
 	for i := 10; i < 20; i++ {
@@ -83,7 +83,7 @@ func TestNewReplicaSetAnnotationsHistory(t *testing.T) {
 }
 
 func TestNewReplicaSetAnnotations(t *testing.T) {
-	d := deployment(4, nil)
+	d := testutil.Deployment("foo", 4, testutil.HistoryLimit(nil))
 	d.Spec.Strategy.RollingUpdate.MaxSurge.IntVal = 1
 	d.Annotations = map[string]string{"team": "blue", deployutil.RevisionAnnotation: "9"}
 	tests := []struct {
@@ -143,7 +143,7 @@ func TestNewReplicaSetAnnotationsLongHistory(t *testing.T) {
 		entries = append(entries, fmt.Sprint(i))
 	}
 	history := strings.Join(entries, ",")
-	d := deployment(1, nil)
+	d := testutil.Deployment("foo", 1, testutil.HistoryLimit(nil))
 	rs := replicaSet("foo-1", 0, 0, 0, "601")
 	rs.Annotations[deployutil.RevisionHistoryAnnotation] = history
 	frozen := testutil.Freeze(t, d, rs)

@@ -34,7 +34,7 @@ func TestRollbackRequest(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			d := deployment(1, nil)
+			d := testutil.Deployment("foo", 1, testutil.HistoryLimit(nil))
 			if tt.value != nil {
 				d.Annotations[deployutil.RollbackToAnnotation] = *tt.value
 			}

@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/rolling"
 )
 
@@ -13,9 +14,9 @@ import (
 // next sync, seeing the new pods not yet available, shrinks the old
 // ReplicaSet by what maxUnavailable allows.
 func Example() {
-	d := deployment(10, 3, 2)
-	oldRS := replicaSet("foo-v1", 10, 10)
-	newRS := replicaSet("foo-v2", 0, 0)
+	d := testutil.Deployment("foo", 10, testutil.Fenceposts(3, 2))
+	oldRS := testutil.ReplicaSet("foo-v1", 10, testutil.Status(10, 10, 10))
+	newRS := testutil.ReplicaSet("foo-v2", 0, testutil.Status(0, 0, 0))
 
 	// First sync.
 	s, ok, err := rolling.ScaleNew(d, []*appsv1.ReplicaSet{oldRS, newRS}, newRS)
@@ -25,7 +26,7 @@ func Example() {
 	fmt.Printf("%s: %d → %d (%s)\n", s.To.Name, *s.From.Spec.Replicas, *s.To.Spec.Replicas, s.Why)
 
 	// Next sync: the new ReplicaSet has 3 pods, none available yet.
-	newRS = replicaSet("foo-v2", 3, 0)
+	newRS = testutil.ReplicaSet("foo-v2", 3, testutil.Status(3, 0, 0))
 	all := []*appsv1.ReplicaSet{oldRS, newRS}
 	if _, ok, _ := rolling.ScaleNew(d, all, newRS); !ok {
 		scales, _ := rolling.ScaleDownOld(d, all, []*appsv1.ReplicaSet{oldRS}, newRS)

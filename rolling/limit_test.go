@@ -6,6 +6,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/rolling"
 )
 
@@ -49,8 +50,8 @@ func TestLimitStep(t *testing.T) {
 			if max == 0 {
 				max = 3
 			}
-			d := deployment(10, 3, 2)
-			old, nw := replicaSet("foo-v1", tt.old.spec, tt.old.avail), replicaSet("foo-v2", tt.new.spec, tt.new.avail)
+			d := testutil.Deployment("foo", 10, testutil.Fenceposts(3, 2))
+			old, nw := testutil.ReplicaSet("foo-v1", tt.old.spec, testutil.Status(tt.old.spec, tt.old.avail, tt.old.avail)), testutil.ReplicaSet("foo-v2", tt.new.spec, testutil.Status(tt.new.spec, tt.new.avail, tt.new.avail))
 			old.Annotations = map[string]string{"deployment.kubernetes.io/revision": "1"}
 			nw.Annotations = map[string]string{"deployment.kubernetes.io/revision": "2"}
 			l := rolling.Limit{Max: max, Name: "maxUpdated 30%"}

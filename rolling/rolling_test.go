@@ -5,44 +5,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/rolling"
 )
-
-// deployment is the shape of upstream's newDeployment test helper with
-// integer fenceposts; 0/0 (upstream's default) resolves to surge 0,
-// unavailable 1, and the decision functions accept it.
-func deployment(replicas, surge, unavailable int32) *appsv1.Deployment {
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "foo", Namespace: metav1.NamespaceDefault, UID: "foo-uid"},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To(replicas),
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"foo": "bar"}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"foo": "bar"}},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Image: "foo/bar"}}},
-			},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{
-				MaxSurge: ptr.To(intstr.FromInt32(surge)), MaxUnavailable: ptr.To(intstr.FromInt32(unavailable))}},
-		},
-	}
-}
-
-// replicaSet is the shape of upstream's rs helper (no timestamp: all
-// ReplicaSets tie and go by name) with available replicas.
-func replicaSet(name string, size, available int32) *appsv1.ReplicaSet {
-	return &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault, UID: types.UID("uid-" + name)},
-		Spec:       appsv1.ReplicaSetSpec{Replicas: ptr.To(size)},
-		Status:     appsv1.ReplicaSetStatus{Replicas: size, ReadyReplicas: available, AvailableReplicas: available},
-	}
-}
 
 // TestScaleNew restates upstream's
 // TestDeploymentController_reconcileNewReplicaSet (5 rows): 10 replicas,
@@ -73,8 +39,8 @@ func TestScaleNew(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			d := deployment(10, tt.surge, 0)
-			newRS, oldRS := replicaSet("foo-v2", tt.new, 0), replicaSet("foo-v1", tt.old, 0)
+			d := testutil.Deployment("foo", 10, testutil.Fenceposts(tt.surge, 0))
+			newRS, oldRS := testutil.ReplicaSet("foo-v2", tt.new, testutil.Status(tt.new, 0, 0)), testutil.ReplicaSet("foo-v1", tt.old, testutil.Status(tt.old, 0, 0))
 			all := []*appsv1.ReplicaSet{newRS, oldRS}
 			frozen := testutil.Freeze(t, d, all)
 			s, ok, err := rolling.ScaleNew(d, all, newRS)
@@ -93,9 +59,9 @@ func TestScaleNew(t *testing.T) {
 }
 
 func TestScaleNewError(t *testing.T) {
-	d := deployment(10, 2, 0)
+	d := testutil.Deployment("foo", 10, testutil.Fenceposts(2, 0))
 	d.Spec.Strategy.RollingUpdate.MaxSurge = nil
-	newRS := replicaSet("foo-v2", 0, 0)
+	newRS := testutil.ReplicaSet("foo-v2", 0, testutil.Status(0, 0, 0))
 	frozen := testutil.Freeze(t, d, newRS)
 	defer frozen.Check(t)
 	if _, ok, err := rolling.ScaleNew(d, []*appsv1.ReplicaSet{newRS}, newRS); err == nil || ok {
@@ -128,7 +94,7 @@ func runScaleDown(t *testing.T, tests []scaleDownCase) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			d := deployment(tt.replicas, tt.surge, tt.unav)
+			d := testutil.Deployment("foo", tt.replicas, testutil.Fenceposts(tt.surge, tt.unav))
 			all := append(append([]*appsv1.ReplicaSet(nil), tt.old...), tt.newRS)
 			frozen := testutil.Freeze(t, d, all, tt.old, tt.newRS)
 			scales, scaled := rolling.ScaleDownOld(d, all, tt.old, tt.newRS)
@@ -155,23 +121,23 @@ func runScaleDown(t *testing.T, tests []scaleDownCase) {
 func TestScaleDownOld(t *testing.T) {
 	runScaleDown(t, []scaleDownCase{
 		{name: "0/0, all old available", replicas: 10, unav: 0,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-old", 10, 10)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-old", 10, testutil.Status(10, 10, 10))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-old", 10, 9}}, wantScaled: true,
 			reason: "upstream: 0/0 allows 1 unavailable, so one old pod goes"},
 		{name: "unavailable 2, all old available", replicas: 10, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-old", 10, 10)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-old", 10, testutil.Status(10, 10, 10))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-old", 10, 8}}, wantScaled: true,
 			reason: "upstream: two old pods go"},
 		{name: "unavailable 2, two old unhealthy", replicas: 10, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-old", 10, 8)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-old", 10, testutil.Status(10, 8, 8))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-old", 10, 8}}, wantScaled: true,
 			reason: "upstream: the two unhealthy old replicas are cleaned up; then 8 available is the minimum, no healthy pod goes"},
 		{name: "unavailable 2, one old unhealthy", replicas: 10, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-old", 10, 9)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-old", 10, testutil.Status(10, 9, 9))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-old", 10, 9}, {"foo-old", 9, 8}}, wantScaled: true,
 			reason: "upstream: the unhealthy replica is cleaned up, then one available pod goes (a plan merges the two writes)"},
 		{name: "new pods unavailable", replicas: 10, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-old", 8, 8)}, newRS: replicaSet("foo-new", 2, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-old", 8, testutil.Status(8, 8, 8))}, newRS: testutil.ReplicaSet("foo-new", 2, testutil.Status(2, 0, 0)),
 			wantWrites: nil, wantScaled: false,
 			reason: "upstream: the 2 unavailable new pods use up maxUnavailable; no old pod may go"},
 	})
@@ -188,19 +154,19 @@ func TestScaleDownOld(t *testing.T) {
 func TestCleanupUnhealthyReplicas(t *testing.T) {
 	runScaleDown(t, []scaleDownCase{
 		{name: "max 1 of 2 unhealthy", replicas: 10, surge: 2, unav: 1,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 10, 8)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 10, testutil.Status(10, 8, 8))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-v2", 10, 9}}, wantScaled: true,
 			reason: "upstream: cleanup count 1; then 8 available is below the minimum 9, nothing more"},
 		{name: "max 3 of 2 unhealthy", replicas: 10, surge: 2, unav: 3,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 10, 8)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 10, testutil.Status(10, 8, 8))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-v2", 10, 8}, {"foo-v2", 8, 7}}, wantScaled: true,
 			reason: "upstream: cleanup count 2 (all unhealthy); the room left (1) then takes an available pod"},
 		{name: "max 0", replicas: 10, surge: 2, unav: 0,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 10, 8)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 10, testutil.Status(10, 8, 8))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: nil, wantScaled: false,
 			reason: "upstream: cleanup count 0 with no room"},
 		{name: "max 3, all healthy", replicas: 10, surge: 2, unav: 3,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 10, 10)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 10, testutil.Status(10, 10, 10))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-v2", 10, 7}}, wantScaled: true,
 			reason: "upstream: cleanup count 0 (nothing unhealthy); the single write is the healthy scale-down of 3"},
 	})
@@ -217,36 +183,36 @@ func TestCleanupUnhealthyReplicas(t *testing.T) {
 func TestScaleDownHealthy(t *testing.T) {
 	runScaleDown(t, []scaleDownCase{
 		{name: "0/0, all available", replicas: 10, unav: 0,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 10, 10)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 10, testutil.Status(10, 10, 10))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-v2", 10, 9}}, wantScaled: true,
 			reason: "upstream: 10 → 9 (0/0 allows one unavailable)"},
 		{name: "unavailable 2, all available", replicas: 10, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 10, 10)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 10, testutil.Status(10, 10, 10))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-v2", 10, 8}}, wantScaled: true,
 			reason: "upstream: 10 → 8"},
 		{name: "unavailable 2, 8 available", replicas: 10, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 10, 8)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 10, testutil.Status(10, 8, 8))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-v2", 10, 8}}, wantScaled: true,
 			reason: "upstream: no healthy scale-down (8 available is the minimum); the write is the cleanup of the 2 unhealthy replicas"},
 		{name: "old at 0", replicas: 10, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 0, 0)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 0, testutil.Status(0, 0, 0))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: nil, wantScaled: false,
 			reason: "upstream: nothing to scale down"},
 		{name: "unavailable 2, 1 available", replicas: 10, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-v2", 10, 1)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-v2", 10, testutil.Status(10, 1, 1))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-v2", 10, 8}}, wantScaled: true,
 			reason: "upstream: no healthy scale-down (1 available); the cleanup takes 2 of the 9 unhealthy replicas, all the room allows"},
 
 		{name: "status lags a scale-down", replicas: 5, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-a", 2, 1), func() *appsv1.ReplicaSet {
-				rs := replicaSet("foo-b", 3, 3)
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-a", 2, testutil.Status(2, 1, 1)), func() *appsv1.ReplicaSet {
+				rs := testutil.ReplicaSet("foo-b", 3, testutil.Status(3, 3, 3))
 				rs.Status.AvailableReplicas, rs.Status.ReadyReplicas, rs.Status.Replicas = 5, 5, 5
 				return rs
-			}()}, newRS: replicaSet("foo-new", 0, 0),
+			}()}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-a", 2, 1}}, wantScaled: false,
 			reason: "upstream's swallowed cleanup error: an old ReplicaSet with more available than its spec stops the cleanup with an error upstream swallows; the write before it stands, the rest of the pass is skipped"},
 		{name: "oldest first", replicas: 4, unav: 2,
-			old: []*appsv1.ReplicaSet{replicaSet("foo-b", 3, 3), replicaSet("foo-a", 1, 1)}, newRS: replicaSet("foo-new", 0, 0),
+			old: []*appsv1.ReplicaSet{testutil.ReplicaSet("foo-b", 3, testutil.Status(3, 3, 3)), testutil.ReplicaSet("foo-a", 1, testutil.Status(1, 1, 1))}, newRS: testutil.ReplicaSet("foo-new", 0, testutil.Status(0, 0, 0)),
 			wantWrites: []write{{"foo-a", 1, 0}, {"foo-b", 3, 2}}, wantScaled: true,
 			reason: "upstream sorts the old ReplicaSets oldest first (by name at equal times): 4 available and 2 must stay, so foo-a gives its 1, then foo-b 1"},
 	})

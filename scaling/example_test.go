@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/scaling"
 )
 
@@ -12,7 +13,7 @@ import (
 // its three ReplicaSets (sized for 7) share the 3 new replicas in
 // proportion to their sizes, the leftover going to the largest.
 func ExampleResizes() {
-	d := deployment(10, 0, 1)
+	d := testutil.Deployment("foo", 10, testutil.Fenceposts(0, 1))
 	newRS := replicaSet("foo-v3", 2, newTime, 7, 0)
 	old := []*appsv1.ReplicaSet{ // newest first
 		replicaSet("foo-v2", 3, oldTime, 7, 0),

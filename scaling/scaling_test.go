@@ -43,82 +43,82 @@ func TestResizes(t *testing.T) {
 		unwritten             []string
 		reason                string
 	}{
-		{name: "normal scaling event: 10 -> 12", d: deployment(12, 0, 0), oldReplicas: 10,
+		{name: "normal scaling event: 10 -> 12", d: testutil.Deployment("foo", 12, testutil.Fenceposts(0, 0)), oldReplicas: 10,
 			newRS: &rsSpec{"foo-v1", 10, newTime}, want: map[string]int32{"foo-v1": 12},
 			reason: "upstream: the only active ReplicaSet takes the new size"},
-		{name: "normal scaling event: 10 -> 5", d: deployment(5, 0, 0), oldReplicas: 10,
+		{name: "normal scaling event: 10 -> 5", d: testutil.Deployment("foo", 5, testutil.Fenceposts(0, 0)), oldReplicas: 10,
 			newRS: &rsSpec{"foo-v1", 10, newTime}, want: map[string]int32{"foo-v1": 5},
 			reason: "upstream: and shrinks with it"},
-		{name: "proportional scaling: 5 -> 10", d: deployment(10, 0, 0), oldReplicas: 5,
+		{name: "proportional scaling: 5 -> 10", d: testutil.Deployment("foo", 10, testutil.Fenceposts(0, 0)), oldReplicas: 5,
 			newRS: &rsSpec{"foo-v2", 2, newTime}, old: []rsSpec{{"foo-v1", 3, oldTime}},
 			want:   map[string]int32{"foo-v2": 4, "foo-v1": 6},
 			reason: "upstream: both double"},
-		{name: "proportional scaling: 5 -> 3", d: deployment(3, 0, 0), oldReplicas: 5,
+		{name: "proportional scaling: 5 -> 3", d: testutil.Deployment("foo", 3, testutil.Fenceposts(0, 0)), oldReplicas: 5,
 			newRS: &rsSpec{"foo-v2", 2, newTime}, old: []rsSpec{{"foo-v1", 3, oldTime}},
 			want:   map[string]int32{"foo-v2": 1, "foo-v1": 2},
 			reason: "upstream: each loses one"},
-		{name: "proportional scaling: 9 -> 4", d: deployment(4, 0, 0), oldReplicas: 9,
+		{name: "proportional scaling: 9 -> 4", d: testutil.Deployment("foo", 4, testutil.Fenceposts(0, 0)), oldReplicas: 9,
 			newRS: &rsSpec{"foo-v2", 8, newTime}, old: []rsSpec{{"foo-v1", 1, oldTime}},
 			want:   map[string]int32{"foo-v2": 4, "foo-v1": 0},
 			reason: "upstream: the small old ReplicaSet goes to 0"},
-		{name: "proportional scaling: 7 -> 10", d: deployment(10, 0, 0), oldReplicas: 7,
+		{name: "proportional scaling: 7 -> 10", d: testutil.Deployment("foo", 10, testutil.Fenceposts(0, 0)), oldReplicas: 7,
 			newRS: &rsSpec{"foo-v3", 2, newTime}, old: []rsSpec{{"foo-v2", 3, oldTime}, {"foo-v1", 2, olderTime}},
 			want:   map[string]int32{"foo-v3": 3, "foo-v2": 4, "foo-v1": 3},
 			reason: "upstream: three ReplicaSets share 3 more"},
-		{name: "proportional scaling: 13 -> 8", d: deployment(8, 0, 0), oldReplicas: 13,
+		{name: "proportional scaling: 13 -> 8", d: testutil.Deployment("foo", 8, testutil.Fenceposts(0, 0)), oldReplicas: 13,
 			newRS: &rsSpec{"foo-v3", 2, newTime}, old: []rsSpec{{"foo-v2", 8, oldTime}, {"foo-v1", 3, olderTime}},
 			want:   map[string]int32{"foo-v3": 1, "foo-v2": 5, "foo-v1": 2},
 			reason: "upstream: three ReplicaSets share 5 fewer"},
-		{name: "leftover distribution: 3 -> 4", d: deployment(4, 0, 0), oldReplicas: 3,
+		{name: "leftover distribution: 3 -> 4", d: testutil.Deployment("foo", 4, testutil.Fenceposts(0, 0)), oldReplicas: 3,
 			newRS: &rsSpec{"foo-v3", 1, newTime}, old: []rsSpec{{"foo-v2", 1, oldTime}, {"foo-v1", 1, olderTime}},
 			want:   map[string]int32{"foo-v3": 2, "foo-v2": 1, "foo-v1": 1},
 			reason: "upstream: on a size tie, the newest gets the leftover when scaling up"},
-		{name: "leftover distribution: 3 -> 2", d: deployment(2, 0, 0), oldReplicas: 3,
+		{name: "leftover distribution: 3 -> 2", d: testutil.Deployment("foo", 2, testutil.Fenceposts(0, 0)), oldReplicas: 3,
 			newRS: &rsSpec{"foo-v3", 1, newTime}, old: []rsSpec{{"foo-v2", 1, oldTime}, {"foo-v1", 1, olderTime}},
 			want:   map[string]int32{"foo-v3": 1, "foo-v2": 1, "foo-v1": 0},
 			reason: "upstream: on a size tie, the oldest loses when scaling down"},
-		{name: "proportional scaling (no new rs): 4 -> 5", d: deployment(5, 0, 0), oldReplicas: 4,
+		{name: "proportional scaling (no new rs): 4 -> 5", d: testutil.Deployment("foo", 5, testutil.Fenceposts(0, 0)), oldReplicas: 4,
 			old:    []rsSpec{{"foo-v2", 2, oldTime}, {"foo-v1", 2, olderTime}},
 			want:   map[string]int32{"foo-v2": 3, "foo-v1": 2},
 			reason: "upstream: without a new ReplicaSet the latest old one scales up first"},
-		{name: "proportional scaling: 6 -> 0", d: deployment(0, 0, 0), oldReplicas: 6,
+		{name: "proportional scaling: 6 -> 0", d: testutil.Deployment("foo", 0, testutil.Fenceposts(0, 0)), oldReplicas: 6,
 			newRS: &rsSpec{"foo-v3", 3, newTime}, old: []rsSpec{{"foo-v2", 2, oldTime}, {"foo-v1", 1, olderTime}},
 			want:   map[string]int32{"foo-v3": 0, "foo-v2": 0, "foo-v1": 0},
 			reason: "upstream: scaling to zero empties every ReplicaSet"},
-		{name: "proportional scaling: 0 -> 6", d: deployment(6, 0, 0), oldReplicas: 6,
+		{name: "proportional scaling: 0 -> 6", d: testutil.Deployment("foo", 6, testutil.Fenceposts(0, 0)), oldReplicas: 6,
 			newRS: &rsSpec{"foo-v3", 0, newTime}, old: []rsSpec{{"foo-v2", 0, oldTime}, {"foo-v1", 0, olderTime}},
 			want: map[string]int32{"foo-v3": 6, "foo-v2": 0, "foo-v1": 0}, unwritten: []string{"foo-v2", "foo-v1"},
 			reason: "upstream: with nothing active, the new ReplicaSet takes everything and the old ones are not touched"},
-		{name: "failed rs update", d: deployment(5, 0, 0), oldReplicas: 5,
+		{name: "failed rs update", d: testutil.Deployment("foo", 5, testutil.Fenceposts(0, 0)), oldReplicas: 5,
 			newRS: &rsSpec{"foo-v3", 2, newTime}, old: []rsSpec{{"foo-v2", 1, oldTime}, {"foo-v1", 1, olderTime}},
 			desired: map[string]int32{"foo-v2": 3},
 			want:    map[string]int32{"foo-v3": 2, "foo-v2": 2, "foo-v1": 1}, unwritten: []string{"foo-v3", "foo-v1"},
 			reason: "upstream: foo-v2 was last sized for 3 (its update for 5 failed); it alone catches up, 1 × 5/3 rounds to 2"},
-		{name: "deployment with surge pods", d: deployment(20, 2, 0), oldReplicas: 10, oldSurge: 2,
+		{name: "deployment with surge pods", d: testutil.Deployment("foo", 20, testutil.Fenceposts(2, 0)), oldReplicas: 10, oldSurge: 2,
 			newRS: &rsSpec{"foo-v2", 6, newTime}, old: []rsSpec{{"foo-v1", 6, oldTime}},
 			want:   map[string]int32{"foo-v2": 11, "foo-v1": 11},
 			reason: "upstream: 12 (10 + 2 surge) become 22 (20 + 2), shared equally"},
-		{name: "change both surge and size", d: deployment(50, 6, 0), oldReplicas: 10, oldSurge: 3,
+		{name: "change both surge and size", d: testutil.Deployment("foo", 50, testutil.Fenceposts(6, 0)), oldReplicas: 10, oldSurge: 3,
 			newRS: &rsSpec{"foo-v2", 5, newTime}, old: []rsSpec{{"foo-v1", 8, oldTime}},
 			want:   map[string]int32{"foo-v2": 22, "foo-v1": 34},
 			reason: "upstream: 13 become 56, each ReplicaSet by the ratio 56/13"},
-		{name: "change both size and template", d: anotherLabel(deployment(14, 0, 0)), oldReplicas: 10,
+		{name: "change both size and template", d: anotherLabel(testutil.Deployment("foo", 14, testutil.Fenceposts(0, 0))), oldReplicas: 10,
 			old:    []rsSpec{{"foo-v2", 7, newTime}, {"foo-v1", 3, oldTime}},
 			want:   map[string]int32{"foo-v2": 10, "foo-v1": 4},
 			reason: "upstream: the old ReplicaSets are scaled first; the new template waits for a later sync"},
-		{name: "saturated but broken new replica set does not affect old pods", d: deployment(2, 1, 1), oldReplicas: 2, oldSurge: 1,
+		{name: "saturated but broken new replica set does not affect old pods", d: testutil.Deployment("foo", 2, testutil.Fenceposts(1, 1)), oldReplicas: 2, oldSurge: 1,
 			newRS: &rsSpec{"foo-v2", 2, newTime}, old: []rsSpec{{"foo-v1", 1, oldTime}},
 			want:   map[string]int32{"foo-v2": 2, "foo-v1": 1},
 			reason: "upstream: the new ReplicaSet has its size but no available pods, so it is not saturated and the old one keeps its pod"},
 
-		{name: "saturated new replica set", d: deployment(2, 1, 1), oldReplicas: 2, oldSurge: 1,
+		{name: "saturated new replica set", d: testutil.Deployment("foo", 2, testutil.Fenceposts(1, 1)), oldReplicas: 2, oldSurge: 1,
 			newRS: &rsSpec{"foo-v2", 2, newTime}, old: []rsSpec{{"foo-v1", 1, oldTime}}, available: map[string]int32{"foo-v2": 2},
 			want: map[string]int32{"foo-v2": 2, "foo-v1": 0}, unwritten: []string{"foo-v2"},
 			reason: "upstream scale(): a saturated new ReplicaSet (size, desired-replicas and available all 2) makes the old ones go to 0"},
-		{name: "only active already sized", d: deployment(3, 0, 0), oldReplicas: 2,
+		{name: "only active already sized", d: testutil.Deployment("foo", 3, testutil.Fenceposts(0, 0)), oldReplicas: 2,
 			newRS: &rsSpec{"foo-v1", 3, newTime}, want: map[string]int32{"foo-v1": 3}, unwritten: []string{"foo-v1"},
 			reason: "the stale desired-replicas bug (kubernetes/kubernetes#102551): the only active ReplicaSet already has the size; its stale desired-replicas is not refreshed here"},
-		{name: "nothing at all", d: deployment(3, 0, 0), oldReplicas: 3, want: map[string]int32{},
+		{name: "nothing at all", d: testutil.Deployment("foo", 3, testutil.Fenceposts(0, 0)), oldReplicas: 3, want: map[string]int32{},
 			reason: "no ReplicaSets, nothing to scale"},
 	}
 	for _, tt := range tests {
@@ -184,7 +184,7 @@ func TestResizes(t *testing.T) {
 }
 
 func TestScaleRecreate(t *testing.T) {
-	d := deployment(4, 0, 0)
+	d := testutil.Deployment("foo", 4, testutil.Fenceposts(0, 0))
 	d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
 	tests := []struct {
 		name   string
@@ -239,7 +239,7 @@ func TestIsScalingEvent(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			d := deployment(3, 0, 0)
+			d := testutil.Deployment("foo", 3, testutil.Fenceposts(0, 0))
 			frozen := testutil.Freeze(t, d, tt.newRS, tt.old)
 			got := scaling.IsScalingEvent(d, tt.newRS, tt.old)
 			frozen.Check(t)

@@ -1,8 +1,6 @@
 package simulate_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,14 +9,13 @@ import (
 	"github.com/deploysync/deploysync/simulate"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden transcripts under testdata/")
-
-// TestGoldenTimelines runs every scenario and compares its transcript with
+// TestGoldenTimelines runs every scenario, the limited ones of
+// limits_test.go too, and compares its transcript with
 // testdata/<name>.golden. Every scenario must keep every invariant, end with
 // the expected outcome and leave its input unmodified.
 func TestGoldenTimelines(t *testing.T) {
 	seen := map[string]bool{}
-	for _, sc := range scenarios() {
+	for _, sc := range append(scenarios(), limitScenarios()...) {
 		t.Run(sc.name, func(t *testing.T) {
 			if sc.reason == "" {
 				t.Fatal("reason must be provided")
@@ -41,23 +38,7 @@ func TestGoldenTimelines(t *testing.T) {
 				t.Errorf("outcome %s, want %s", tl.Outcome, sc.want)
 			}
 			got := "# " + sc.name + "\n# " + sc.reason + "\n\n" + tl.Transcript()
-			path := filepath.Join("testdata", strings.ReplaceAll(sc.name, " ", "-")+".golden")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./simulate -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("transcript differs from %s (run go test ./simulate -update and review the diff); got:\n%s", path, got)
-			}
+			testutil.Golden(t, filepath.Join("testdata", strings.ReplaceAll(sc.name, " ", "-")+".golden"), got)
 		})
 	}
 }

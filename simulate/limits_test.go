@@ -1,9 +1,6 @@
 package simulate_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +9,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -87,45 +83,5 @@ func limitScenarios() []scenario {
 				annotateLimit(60*time.Second, "30%"), simulate.SetImage(60*time.Second, "web", "nginx:1.29"))},
 			want: simulate.Held,
 		},
-	}
-}
-
-// TestLimitGoldens runs the limited scenarios as TestGoldenTimelines runs
-// the others, into the same testdata/.
-func TestLimitGoldens(t *testing.T) {
-	for _, sc := range limitScenarios() {
-		t.Run(sc.name, func(t *testing.T) {
-			if sc.reason == "" {
-				t.Fatal("reason must be provided")
-			}
-			s := sc.state(t)
-			frozen := testutil.Freeze(t, s.Deployment, s.ReplicaSets)
-			tl, err := simulate.Run(s, sc.opts...)
-			if err != nil {
-				t.Fatalf("Run: %v", err)
-			}
-			frozen.Check(t)
-			if err := tl.Err(); err != nil {
-				t.Errorf("invariants broken:\n%v", err)
-			}
-			if tl.Outcome != sc.want {
-				t.Errorf("outcome %s, want %s", tl.Outcome, sc.want)
-			}
-			got := "# " + sc.name + "\n# " + sc.reason + "\n\n" + tl.Transcript()
-			path := filepath.Join("testdata", strings.ReplaceAll(sc.name, " ", "-")+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./simulate -run TestLimitGoldens -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("transcript differs from %s (run go test ./simulate -update and review the diff); got:\n%s", path, got)
-			}
-		})
 	}
 }

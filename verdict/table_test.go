@@ -1,7 +1,6 @@
 package verdict_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"github.com/deploysync/deploysync/internal/verdictcases"
 	"github.com/deploysync/deploysync/verdict"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/disagreements.md")
 
 // cell renders one verdict for the README's table.
 func cell(v verdict.Verdict) string {
@@ -64,18 +61,7 @@ func table(t *testing.T) string {
 func TestDisagreements(t *testing.T) {
 	got := table(t)
 	golden := filepath.Join("testdata", "disagreements.md")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("the table differs from %s (rerun with -update and review the diff):\n%s", golden, got)
-	}
+	testutil.Golden(t, golden, got)
 	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

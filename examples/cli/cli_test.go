@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,10 +14,9 @@ import (
 	"k8s.io/client-go/util/homedir"
 
 	"github.com/deploysync/deploysync/examples/cli"
+	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/simulate"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden/")
 
 // now is the time every test passes with --now; the clock must not be read.
 const now = "2026-11-29T12:00:00Z"
@@ -46,25 +44,11 @@ func runIn(t *testing.T, stdin string, args ...string) result {
 	return result{stdout: out.String(), stderr: errOut.String(), err: err}
 }
 
+// golden compares got with testdata/golden/<name>, or with -update (the
+// library's testutil flag) rewrites it.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update and review the diff); got:\n%s", path, got)
-	}
+	testutil.Golden(t, filepath.Join("testdata", "golden", name), got)
 }
 
 func TestCommands(t *testing.T) {

@@ -20,6 +20,10 @@ import (
 
 	"github.com/deploysync/deploysync/examples/playground/play"
 	"github.com/deploysync/deploysync/examples/playground/site"
+
+	// The module's -update flag: go test ./... -update passes it to every
+	// test binary, and this package has no golden to rewrite.
+	_ "github.com/deploysync/deploysync/internal/testutil"
 )
 
 // chromium returns the browser to drive: $CHROMIUM, else /usr/bin/chromium,

@@ -7,6 +7,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+
+	// The module's -update flag: go test ./... -update passes it to every
+	// test binary, and this package has no golden to rewrite.
+	_ "github.com/deploysync/deploysync/internal/testutil"
 )
 
 // TestRun writes small modules' listings and compares them with the

@@ -1,10 +1,13 @@
-// Package contract holds hand-built states of every class Sync used to
+// Package contract holds the catalogue of bad input (BadInputs: the
+// states Sync refuses, each with the error it gets, beside states an
+// apiserver accepts) and hand-built states of every class Sync used to
 // refuse although an apps/v1 apiserver accepts them: annotations outside
 // int32, revisions and collision counts at their limits, sums and products
 // that wrap around in upstream's int32 arithmetic, and pods that are not
-// their listed ReplicaSet's. The conformance suite runs upstream beside
-// Sync on each (conformance/suite/contract_test.go); the root package's
-// TestFormerlyRefused checks values printed by those upstream runs.
+// their listed ReplicaSet's (States). The conformance suite runs upstream
+// beside Sync on each of States (conformance/suite/contract_test.go); the
+// root package's TestFormerlyRefused checks values printed by those
+// upstream runs.
 package contract
 
 import (

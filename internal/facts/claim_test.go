@@ -27,7 +27,7 @@ type change struct {
 func TestClaim(t *testing.T) {
 	sel := map[string]string{"foo": "bar"}
 	dep := func(name string) *appsv1.Deployment {
-		d := imageDeployment("nginx")
+		d := testutil.ImageDeployment("nginx")
 		d.Name, d.UID = name, types.UID("uid-"+name)
 		d.Spec.Selector = &metav1.LabelSelector{MatchLabels: sel}
 		d.Spec.Template.Labels = map[string]string{"foo": "bar"}
@@ -35,7 +35,7 @@ func TestClaim(t *testing.T) {
 	}
 	d1, d2 := dep("foo"), dep("bar")
 	owned := func(d *appsv1.Deployment, name string) *appsv1.ReplicaSet {
-		rs := replicaSetOf(d, name, "", metav1.Time{})
+		rs := testutil.TemplateReplicaSet(d, name, "", metav1.Time{})
 		rs.Labels = map[string]string{"foo": "bar"}
 		return rs
 	}

@@ -17,7 +17,7 @@ import (
 // rules for unsynced and unreporting ReplicaSets are the subtle part.
 func TestReplicaCounts(t *testing.T) {
 	rs := func(name string, spec, status int32, observed int64, terminating *int32) *appsv1.ReplicaSet {
-		r := replicaSetOf(imageDeployment(name), name, "", metav1.Time{})
+		r := testutil.TemplateReplicaSet(testutil.ImageDeployment(name), name, "", metav1.Time{})
 		r.Spec.Replicas = ptr.To(spec)
 		r.Status = appsv1.ReplicaSetStatus{Replicas: status, ObservedGeneration: observed, TerminatingReplicas: terminating}
 		return r
@@ -71,9 +71,9 @@ func TestReplicaCounts(t *testing.T) {
 }
 
 func TestReadyAndAvailableCounts(t *testing.T) {
-	a := replicaSetOf(imageDeployment("a"), "a", "", metav1.Time{})
+	a := testutil.TemplateReplicaSet(testutil.ImageDeployment("a"), "a", "", metav1.Time{})
 	a.Status = appsv1.ReplicaSetStatus{Replicas: 4, ReadyReplicas: 3, AvailableReplicas: 2}
-	b := replicaSetOf(imageDeployment("b"), "b", "", metav1.Time{})
+	b := testutil.TemplateReplicaSet(testutil.ImageDeployment("b"), "b", "", metav1.Time{})
 	b.Status = appsv1.ReplicaSetStatus{Replicas: 2, ReadyReplicas: 2, AvailableReplicas: 1}
 	rss := []*appsv1.ReplicaSet{a, nil, b}
 	tests := []struct {
@@ -104,7 +104,7 @@ func TestReadyAndAvailableCounts(t *testing.T) {
 // row) and adds the empty case.
 func TestFilterActive(t *testing.T) {
 	rs := func(name string, n int32) *appsv1.ReplicaSet {
-		r := replicaSetOf(imageDeployment("x"), name, "", metav1.Time{})
+		r := testutil.TemplateReplicaSet(testutil.ImageDeployment("x"), name, "", metav1.Time{})
 		r.Spec.Replicas = ptr.To(n)
 		return r
 	}

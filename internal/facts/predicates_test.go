@@ -181,14 +181,14 @@ func TestHasLimits(t *testing.T) {
 // rows) and adds its error cases.
 func TestNewReplicaSetReplicas(t *testing.T) {
 	d := func(strategy appsv1.DeploymentStrategyType, replicas, surge int32) *appsv1.Deployment {
-		dep := imageDeployment("nginx")
+		dep := testutil.ImageDeployment("nginx")
 		dep.Spec.Replicas = ptr.To(replicas)
 		dep.Spec.Strategy = appsv1.DeploymentStrategy{Type: strategy, RollingUpdate: &appsv1.RollingUpdateDeployment{
 			MaxUnavailable: ptr.To(intstr.FromInt32(1)), MaxSurge: ptr.To(intstr.FromInt32(surge))}}
 		return dep
 	}
 	rs := func(name string, n int32) *appsv1.ReplicaSet {
-		r := replicaSetOf(imageDeployment("nginx"), name, "", metav1.Time{})
+		r := testutil.TemplateReplicaSet(testutil.ImageDeployment("nginx"), name, "", metav1.Time{})
 		r.Spec.Replicas = ptr.To(n)
 		return r
 	}
@@ -246,9 +246,9 @@ func TestNewReplicaSetReplicas(t *testing.T) {
 // TestIsSaturated restates the IsSaturated part of upstream's
 // TestAnnotationUtils and adds the ways a ReplicaSet falls short.
 func TestIsSaturated(t *testing.T) {
-	d := imageDeployment("nginx")
+	d := testutil.ImageDeployment("nginx")
 	rs := func(desired string, spec, available int32) *appsv1.ReplicaSet {
-		r := replicaSetOf(d, "nginx-1", "", metav1.Time{})
+		r := testutil.TemplateReplicaSet(d, "nginx-1", "", metav1.Time{})
 		r.Annotations = map[string]string{deployutil.DesiredReplicasAnnotation: desired}
 		r.Spec.Replicas = ptr.To(spec)
 		r.Status.AvailableReplicas = available
@@ -316,9 +316,9 @@ func TestAnnotationReadersAgreeWithUpstream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.annotation, func(t *testing.T) {
-			d := imageDeployment("nginx")
+			d := testutil.ImageDeployment("nginx")
 			d.Spec.Replicas = ptr.To(tt.replicas)
-			rs := replicaSetOf(d, "nginx-1", "", metav1.Time{})
+			rs := testutil.TemplateReplicaSet(d, "nginx-1", "", metav1.Time{})
 			rs.Annotations = map[string]string{deployutil.DesiredReplicasAnnotation: tt.annotation}
 			rs.Spec.Replicas = ptr.To(tt.replicas)
 			rs.Status.AvailableReplicas = tt.replicas

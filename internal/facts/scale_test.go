@@ -19,7 +19,7 @@ import (
 func TestScaleReplicaSet(t *testing.T) {
 	d := rollingDeployment(4, intstr.FromInt32(1), intstr.FromInt32(0))
 	rs := func(size int32, annotations map[string]string) *appsv1.ReplicaSet {
-		r := replicaSetOf(imageDeployment("x"), "x-1", "", metav1.Time{})
+		r := testutil.TemplateReplicaSet(testutil.ImageDeployment("x"), "x-1", "", metav1.Time{})
 		r.Spec.Replicas = ptr.To(size)
 		r.Annotations = annotations
 		return r

@@ -21,7 +21,7 @@ import (
 func TestOrderings(t *testing.T) {
 	base := time.Date(2016, 5, 20, 0, 0, 0, 0, time.UTC)
 	rs := func(name string, size int32, age int, revision string) *appsv1.ReplicaSet {
-		r := replicaSetOf(imageDeployment("x"), name, "", metav1.NewTime(base.Add(time.Duration(age)*time.Hour)))
+		r := testutil.TemplateReplicaSet(testutil.ImageDeployment("x"), name, "", metav1.NewTime(base.Add(time.Duration(age)*time.Hour)))
 		r.Spec.Replicas = ptr.To(size)
 		if revision != "" {
 			r.Annotations = map[string]string{deployutil.RevisionAnnotation: revision}

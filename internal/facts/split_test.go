@@ -19,13 +19,13 @@ import (
 func TestSplitReplicaSets(t *testing.T) {
 	now := metav1.NewTime(time.Date(2017, 2, 15, 18, 49, 0, 0, time.UTC))
 	later, before := metav1.NewTime(now.Add(time.Minute)), metav1.NewTime(now.Add(-time.Minute))
-	d := imageDeployment("nginx")
-	newRS := replicaSetOf(d, "nginx-new", "hash", later)
+	d := testutil.ImageDeployment("nginx")
+	newRS := testutil.TemplateReplicaSet(d, "nginx-new", "hash", later)
 	newRS.Spec.Replicas = ptr.To[int32](1)
-	newRSDup := replicaSetOf(d, "nginx-dup", "different-hash", now)
-	old := imageDeployment("nginx")
+	newRSDup := testutil.TemplateReplicaSet(d, "nginx-dup", "different-hash", now)
+	old := testutil.ImageDeployment("nginx")
 	old.Spec.Template.Spec.Containers[0].Name = "nginx-old-1"
-	oldRS := replicaSetOf(old, "nginx-old", "", before)
+	oldRS := testutil.TemplateReplicaSet(old, "nginx-old", "", before)
 	tests := []struct {
 		name         string
 		rss          []*appsv1.ReplicaSet

@@ -11,6 +11,10 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+
+	// The module's -update flag: go test ./... -update passes it to every
+	// test binary, and this package has no golden to rewrite.
+	_ "github.com/deploysync/deploysync/internal/testutil"
 )
 
 // TestValidMostlyAccepted checks the generator's promise as far as the

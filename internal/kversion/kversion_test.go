@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	"github.com/deploysync/deploysync/internal/kversion"
+
+	// The module's -update flag: go test ./... -update passes it to every
+	// test binary, and this package has no golden to rewrite.
+	_ "github.com/deploysync/deploysync/internal/testutil"
 )
 
 func TestParse(t *testing.T) {

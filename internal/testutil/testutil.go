@@ -1,5 +1,9 @@
-// Package testutil holds test helpers shared by the library's packages: the
-// no-mutation check every public entry point is run through.
+// Package testutil holds test helpers shared by the library module's
+// packages: the no-mutation check every public entry point is run through
+// (Freeze), the golden files with the module's -update flag (Golden), and
+// the fixture builders of upstream's controller tests (fixture.go). It
+// depends on k8s.io/api, k8s.io/apimachinery and go-cmp only, so the tests
+// of every package of the module, internal ones included, can import it.
 package testutil
 
 import (

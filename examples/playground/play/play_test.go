@@ -1,16 +1,14 @@
 package play
 
 import (
-	"flag"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/testutil"
 )
-
-var update = flag.Bool("update", false, "rewrite the playground's own golden transcripts under testdata/")
 
 // TestScenariosMatchGoldens runs every scenario natively and compares its
 // transcript with its golden: for the scenarios the simulator has, the
@@ -32,17 +30,19 @@ func TestScenariosMatchGoldens(t *testing.T) {
 			}
 			got := "# " + sc.Name + "\n# " + sc.Reason + "\n\n" + tr
 			path := "../" + sc.Golden // Golden is relative to the module's root
-			if *update && strings.HasPrefix(sc.Golden, "testdata/") {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			if strings.HasPrefix(sc.Golden, "testdata/") {
+				// The playground's own: -update (the library's testutil
+				// flag) rewrites it.
+				testutil.Golden(t, path, got)
+			} else {
+				// The simulator's: its own test writes it.
+				want, err := os.ReadFile(path)
+				if err != nil {
 					t.Fatal(err)
 				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (the playground's own goldens: go test ./play -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("transcript differs from %s; got:\n%s", sc.Golden, got)
+				if diff := testutil.LineDiff(string(want), got); diff != "" {
+					t.Errorf("transcript differs from the simulator's %s (-want +got):\n%s", sc.Golden, diff)
+				}
 			}
 			res := Run(sc.Request)
 			if len(res.Problems) > 0 {
