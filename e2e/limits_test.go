@@ -48,6 +48,13 @@ const holdWindow = 5 * time.Second
 func limitedRollout(t *testing.T, r *run) {
 	log := startWriteLog(r.client, r.ns)
 	t.Cleanup(log.stop)
+	t.Cleanup(func() {
+		if t.Failed() {
+			dw, rw := log.countSince(0)
+			_, returns := log.problems()
+			t.Logf("when it failed: %d Deployment writes, %d ReplicaSet writes, %d statuses that came back", dw, rw, returns)
+		}
+	})
 	step := func(name string, b bounds, do func(), until func(*appsv1.Deployment, []appsv1.ReplicaSet) bool) world {
 		t.Helper()
 		r.obs.setBounds(b)
