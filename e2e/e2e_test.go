@@ -70,6 +70,10 @@ func TestE2E(t *testing.T) {
 			t.Parallel()
 			limitedRollout(t, newRun(t, cfg, "limits", besideKCM))
 		})
+		t.Run("at-once", func(t *testing.T) {
+			t.Parallel()
+			limitAtOnce(t, newRun(t, cfg, "limits-at-once", besideKCM))
+		})
 	})
 
 	// After the scenarios, alone on the apiserver: issue 16's faults and

@@ -150,6 +150,46 @@ func limitedRollout(t *testing.T, r *run) {
 	t.Logf("whole scenario: %d Deployment writes, %d ReplicaSet writes, %d statuses that came back once", dw, rw, returns)
 }
 
+// limitAtOnce: the annotation and the new template in one write, limit
+// 10% (1 of 10). Until our controller's disguise lands, the Deployment is
+// kube-controller-manager's, which may start the rollout with maxSurge's 3
+// new replicas; the limit then brings the new ReplicaSet back to 1 (rule 3
+// of deploysync.WithLimits). Checked: the hold at 1 of 10 is reached and
+// then nothing is written; never more than 13 pods asked for, never fewer
+// than 8 Ready; no status back and forth.
+func limitAtOnce(t *testing.T, r *run) {
+	log := startWriteLog(r.client, r.ns)
+	t.Cleanup(log.stop)
+	r.obs.setBounds(bounds{maxPods: 13})
+	r.createDeployment(newDeployment(10, "web:1"))
+	r.settle("create", complete)
+	r.obs.setBounds(bounds{maxPods: 13, minAvailable: 8})
+	r.updateDeployment(func(d *appsv1.Deployment) {
+		if d.Annotations == nil {
+			d.Annotations = map[string]string{}
+		}
+		d.Annotations[limits.Annotation] = "10%"
+		d.Spec.Template.Spec.Containers[0].Image = "web:2"
+	})
+	w := r.settle("annotation and web:2 at once, limit 10%", held(1))
+	for _, v := range r.obs.takeViolations() {
+		t.Errorf("invariant violated: %s", v)
+	}
+	t.Logf("held: %s; the web:2 ReplicaSet asked for at most %d", describeWorld(w), log.peakReplicas("web:2"))
+	before := r.get()
+	mark := log.len()
+	time.Sleep(holdWindow)
+	if dw, rw := log.countSince(mark); dw != 0 || rw != 0 || r.get().ResourceVersion != before.ResourceVersion {
+		t.Errorf("while held for %v: %d Deployment writes, %d ReplicaSet writes; want none", holdWindow, dw, rw)
+	}
+	problems, returns := log.problems()
+	for _, p := range problems {
+		t.Error(p)
+	}
+	dw, rw := log.countSince(0)
+	t.Logf("whole scenario: %d Deployment writes, %d ReplicaSet writes, %d statuses that came back once", dw, rw, returns)
+}
+
 func (r *run) get() *appsv1.Deployment {
 	r.t.Helper()
 	d, err := r.client.AppsV1().Deployments(r.ns).Get(r.ctx, dName, metav1.GetOptions{})
@@ -249,6 +289,9 @@ type logEntry struct {
 	status    string
 	limited   bool
 	disguised bool
+	// image and replicas, for ReplicaSets.
+	image    string
+	replicas int32
 }
 
 func startWriteLog(client kubernetes.Interface, ns string) *writeLog {
@@ -285,6 +328,9 @@ func (l *writeLog) add(kind string, obj any) {
 		_, e.limited = d.Annotations[limits.Annotation]
 		e.disguised = limits.Disguised(d)
 	}
+	if rs, ok := obj.(*appsv1.ReplicaSet); ok {
+		e.image, e.replicas = rs.Spec.Template.Spec.Containers[0].Image, *rs.Spec.Replicas
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.entries = append(l.entries, e)
@@ -320,6 +366,20 @@ func (l *writeLog) countSince(mark int) (deployments, replicaSets int) {
 		}
 	}
 	return deployments, replicaSets
+}
+
+// peakReplicas returns the most replicas a ReplicaSet of the image asked
+// for.
+func (l *writeLog) peakReplicas(image string) int32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var peak int32
+	for _, e := range l.entries {
+		if e.kind == "ReplicaSet" && e.image == image {
+			peak = max(peak, e.replicas)
+		}
+	}
+	return peak
 }
 
 // problems finds, in the whole log:
