@@ -206,7 +206,8 @@ func (c *Controller) handleResult(ctx context.Context, key string, res deploysyn
 // was done, how to requeue) and the first failure (the plan's Err
 // included). A Deployment that is gone, or one Sync refuses as invalid, is
 // not an error: retrying would not help, and the next change of the object
-// enqueues it again.
+// enqueues it again. After EnableLimits, only limited Deployments are
+// synced, each as EnableLimits says.
 func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, error) {
 	logger := klog.FromContext(ctx)
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
