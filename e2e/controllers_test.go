@@ -94,7 +94,13 @@ func startUpstreamDeploymentController(t *testing.T, cfg *restclient.Config, ns 
 }
 
 func startClientGoController(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
-	client := clientFor(t, cfg, "deploysync-controller")
+	return startClientGoControllerWith(t, cfg, ns, "deploysync-controller", func(*controller.Controller) {})
+}
+
+// startClientGoControllerWith starts the client-go controller under the
+// user agent agent, set up by configure before it runs.
+func startClientGoControllerWith(t *testing.T, cfg *restclient.Config, ns, agent string, configure func(*controller.Controller)) (stop func()) {
+	client := clientFor(t, cfg, agent)
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
 	return runUntilStopped(func(ctx context.Context) {
 		broadcaster := record.NewBroadcaster(record.WithContext(ctx))
@@ -107,6 +113,7 @@ func startClientGoController(t *testing.T, cfg *restclient.Config, ns string) (s
 			t.Errorf("client-go controller: %v", err)
 			return
 		}
+		configure(c)
 		factory.Start(ctx.Done())
 		c.Run(ctx, 2)
 		factory.Shutdown()

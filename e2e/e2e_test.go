@@ -70,6 +70,17 @@ func TestE2E(t *testing.T) {
 		}
 	})
 
+	t.Run("limits", func(t *testing.T) {
+		t.Run(besideKCM.name, func(t *testing.T) {
+			t.Parallel()
+			limitedRollout(t, newRun(t, cfg, "limits", besideKCM))
+		})
+		t.Run("at-once", func(t *testing.T) {
+			t.Parallel()
+			limitAtOnce(t, newRun(t, cfg, "limits-at-once", besideKCM))
+		})
+	})
+
 	// After the scenarios, alone on the apiserver: issue 16's faults and
 	// load, reduced unless DEPLOYSYNC_E2E_FULL=1.
 	t.Run("load", func(t *testing.T) { runLoad(t, cfg, loadFormFromEnv()) })

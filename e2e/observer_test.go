@@ -50,6 +50,11 @@ type bounds struct {
 	// recreate: pods of two templates never exist at once, terminating
 	// pods included (the Recreate strategy's promise).
 	recreate bool
+	// newImage and maxNew: the ReplicaSets of the pod template with image
+	// newImage never ask for more than maxNew pods (a rollout limit);
+	// checked when newImage is set.
+	newImage string
+	maxNew   int32
 }
 
 func startObserver(client kubernetes.Interface, ns, dName string) (*observer, func()) {
@@ -104,6 +109,14 @@ func (o *observer) changed(kind string, obj any) {
 	if b := o.bounds; b.maxPods > 0 && specSum > b.maxPods {
 		o.violations = append(o.violations, fmt.Sprintf("%s: ReplicaSets of %s ask for %d pods, more than %d (replicas + maxSurge)",
 			time.Now().Format("15:04:05.000"), d.Name, specSum, b.maxPods))
+	}
+	if b := o.bounds; b.newImage != "" {
+		for _, rs := range o.controlled(d) {
+			if rs.Spec.Template.Spec.Containers[0].Image == b.newImage && *rs.Spec.Replicas > b.maxNew {
+				o.violations = append(o.violations, fmt.Sprintf("%s: ReplicaSet %s (%s) asks for %d pods, more than the limit %d",
+					time.Now().Format("15:04:05.000"), rs.Name, b.newImage, *rs.Spec.Replicas, b.maxNew))
+			}
+		}
 	}
 	if o.bounds.recreate {
 		if images := o.podImages(d); len(images) > 1 {

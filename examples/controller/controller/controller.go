@@ -28,6 +28,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/examples/controller/applier"
+	"github.com/deploysync/deploysync/examples/controller/limits"
 )
 
 // maxRetries is how many times in a row a key may fail before it is dropped
@@ -58,6 +59,11 @@ type Controller struct {
 	wg sync.WaitGroup
 	// syncOptions are passed to every Sync (see SetSyncOptions).
 	syncOptions []deploysync.Option
+
+	// limited is set by EnableLimits; limitedClient writes the plans of
+	// limited Deployments (see package limits).
+	limited       bool
+	limitedClient deploysync.Client
 }
 
 // SetSyncOptions sets the options of every Sync, such as the server's
@@ -83,10 +89,12 @@ func New(client kubernetes.Interface, dInformer appsinformers.DeploymentInformer
 		cacheWait: time.Second,
 	}
 	// AlreadyExists is answered from the lister, as upstream answers it.
-	c.client = applier.WithCache(&applier.Applier{Client: client, Recorder: recorder},
-		func(_ context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
-			return c.rsLister.ReplicaSets(ns).Get(name)
-		})
+	base := &applier.Applier{Client: client, Recorder: recorder}
+	cached := func(_ context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
+		return c.rsLister.ReplicaSets(ns).Get(name)
+	}
+	c.client = applier.WithCache(base, cached)
+	c.limitedClient = applier.WithCache(limits.Client{Client: base, Now: func() time.Time { return c.now() }}, cached)
 	if err := podInformer.Informer().AddIndexers(cache.Indexers{podsByControllerUID: indexByControllerUID}); err != nil {
 		return nil, fmt.Errorf("adding the pod index: %w", err)
 	}
@@ -198,7 +206,8 @@ func (c *Controller) handleResult(ctx context.Context, key string, res deploysyn
 // was done, how to requeue) and the first failure (the plan's Err
 // included). A Deployment that is gone, or one Sync refuses as invalid, is
 // not an error: retrying would not help, and the next change of the object
-// enqueues it again.
+// enqueues it again. After EnableLimits, only limited Deployments are
+// synced, each as EnableLimits says.
 func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, error) {
 	logger := klog.FromContext(ctx)
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
@@ -214,7 +223,17 @@ func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, e
 	if err != nil {
 		return deploysync.Result{}, err
 	}
-	rss, err := c.rsLister.ReplicaSets(ns).List(labels.Everything())
+	if c.limited {
+		return c.syncLimited(ctx, key, d)
+	}
+	return c.syncWith(ctx, key, d, c.client, c.syncOptions...)
+}
+
+// syncWith is one Sync of d (the lister's, or a view of it) with the given
+// options, performed through client.
+func (c *Controller) syncWith(ctx context.Context, key string, d *appsv1.Deployment, client deploysync.Client, opts ...deploysync.Option) (deploysync.Result, error) {
+	logger := klog.FromContext(ctx)
+	rss, err := c.rsLister.ReplicaSets(d.Namespace).List(labels.Everything())
 	if err != nil {
 		return deploysync.Result{}, err
 	}
@@ -225,7 +244,7 @@ func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, e
 		}
 	}
 	st := deploysync.State{Deployment: d, ReplicaSets: rss, Pods: pods, Now: c.now()}
-	plan, err := deploysync.Sync(st, c.syncOptions...)
+	plan, err := deploysync.Sync(st, opts...)
 	if errors.Is(err, deployutil.ErrInvalidInput) {
 		logger.Error(err, "Deployment not synced", "deployment", key)
 		return deploysync.Result{}, nil
@@ -234,7 +253,7 @@ func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, e
 		return deploysync.Result{}, err
 	}
 	logger.V(4).Info("Applying plan", "deployment", key, "plan", plan.String())
-	res, err := deploysync.Execute(ctx, c.client, st, plan)
+	res, err := deploysync.Execute(ctx, client, st, plan)
 	if res.Written != nil {
 		c.written.Store(key, res.Written.ResourceVersion)
 	}

@@ -14,4 +14,8 @@
 // A plan's RequeueAfter becomes AddAfter; its Requeue, its Err and any
 // failure to apply it become AddRateLimited (a key that fails 15 times in a
 // row is dropped until its next event, as upstream).
+//
+// With EnableLimits the controller runs beside kube-controller-manager's
+// Deployment controller instead of in its place, and rolls out only the
+// Deployments annotated with a limit (package limits).
 package controller

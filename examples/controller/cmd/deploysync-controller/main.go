@@ -5,12 +5,14 @@
 //
 // kube-controller-manager's own Deployment controller must be off on that
 // cluster (--controllers=*,-deployment), or both will act on every
-// Deployment.
+// Deployment. With --limits it is the other way round: the controller runs
+// beside kube-controller-manager's and syncs only the Deployments annotated
+// deploysync.dev/max-updated, with that limit (package limits).
 //
 // Usage:
 //
 //	deploysync-controller [--kubeconfig FILE] [--workers N] [--namespace NS]
-//	                      [--leader-elect [--leader-elect-namespace NS]]
+//	                      [--leader-elect [--leader-elect-namespace NS]] [--limits]
 package main
 
 import (
@@ -37,6 +39,7 @@ import (
 
 	"github.com/deploysync/deploysync/examples/controller/applier"
 	"github.com/deploysync/deploysync/examples/controller/controller"
+	"github.com/deploysync/deploysync/examples/controller/limits"
 )
 
 func main() {
@@ -47,17 +50,18 @@ func main() {
 	leaderElect := flag.Bool("leader-elect", false, "take a Lease before syncing, so several replicas can run with one active")
 	leaseNamespace := flag.String("leader-elect-namespace", "kube-system", "namespace of the leader election Lease")
 	leaseName := flag.String("leader-elect-name", "deploysync-controller", "name of the leader election Lease")
+	limited := flag.Bool("limits", false, "run beside kube-controller-manager's Deployment controller: sync only Deployments annotated "+limits.Annotation+", with that limit")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *kubeconfig, *workers, *namespace, *leaderElect, *leaseNamespace, *leaseName); err != nil {
+	if err := run(ctx, *kubeconfig, *workers, *namespace, *leaderElect, *leaseNamespace, *leaseName, *limited); err != nil {
 		fmt.Fprintln(os.Stderr, "deploysync-controller:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, kubeconfig string, workers int, namespace string, leaderElect bool, leaseNamespace, leaseName string) error {
+func run(ctx context.Context, kubeconfig string, workers int, namespace string, leaderElect bool, leaseNamespace, leaseName string, limited bool) error {
 	// kubectl's loading rules: the flag, else $KUBECONFIG, else
 	// ~/.kube/config; with none of them, the in-cluster configuration.
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
@@ -90,6 +94,9 @@ func run(ctx context.Context, kubeconfig string, workers int, namespace string, 
 			return
 		}
 		c.SetSyncOptions(minor)
+		if limited {
+			c.EnableLimits()
+		}
 		factory.Start(ctx.Done())
 		defer factory.Shutdown()
 		c.Run(ctx, workers)
