@@ -5,9 +5,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/recreate"
 )
 
@@ -15,16 +16,31 @@ import (
 // while one of its pods is still terminating nothing else happens; once
 // none is left the new ReplicaSet is started at full size.
 func Example() {
-	d := testutil.Deployment("foo", 3, testutil.Recreate)
-	oldRS := testutil.ReplicaSet("foo-v1", 3, testutil.UID("uid-v1"), testutil.Status(3, 0, 0))
-	newRS := testutil.ReplicaSet("foo-v2", 0, testutil.UID("uid-v2"), testutil.Status(0, 0, 0))
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "foo", Namespace: "default"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](3),
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
+		},
+	}
+	replicaSet := func(name string, uid types.UID, replicas int32) *appsv1.ReplicaSet {
+		return &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: uid},
+			Spec:       appsv1.ReplicaSetSpec{Replicas: ptr.To(replicas)},
+			Status:     appsv1.ReplicaSetStatus{Replicas: replicas},
+		}
+	}
+	oldRS := replicaSet("foo-v1", "uid-v1", 3)
+	newRS := replicaSet("foo-v2", "uid-v2", 0)
 
 	for _, s := range recreate.ScaleDownOld(d, []*appsv1.ReplicaSet{oldRS}) {
 		fmt.Printf("%s: %d → %d\n", s.To.Name, *s.From.Spec.Replicas, *s.To.Spec.Replicas)
 	}
 
-	oldRS = testutil.ReplicaSet("foo-v1", 0, testutil.UID("uid-v1"), testutil.Status(0, 0, 0))
-	pods := map[types.UID][]*corev1.Pod{"uid-v1": {pod(corev1.PodRunning)}}
+	// The pods of each ReplicaSet, by its UID; one old pod is still running.
+	oldRS = replicaSet("foo-v1", "uid-v1", 0)
+	running := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "foo-v1-abcde"}, Status: corev1.PodStatus{Phase: corev1.PodRunning}}
+	pods := map[types.UID][]*corev1.Pod{"uid-v1": {running}}
 	if running, why := recreate.OldPodsRunning([]*appsv1.ReplicaSet{oldRS}, pods); running {
 		fmt.Println("wait:", why)
 	}
@@ -37,6 +53,6 @@ func Example() {
 	}
 	// Output:
 	// foo-v1: 3 → 0
-	// wait: old pod p-Running of ReplicaSet foo-v1 has not finished (Running)
+	// wait: old pod foo-v1-abcde of ReplicaSet foo-v1 has not finished (Running)
 	// foo-v2: 0 → 3
 }
