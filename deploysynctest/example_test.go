@@ -14,10 +14,6 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deploysynctest"
 	"github.com/deploysync/deploysync/deployutil"
-
-	// The module's -update flag: go test ./... -update passes it to every
-	// test binary, and this package has no golden to rewrite.
-	_ "github.com/deploysync/deploysync/internal/testutil"
 )
 
 // A new Deployment's plan creates its ReplicaSet, records an event and
