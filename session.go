@@ -41,6 +41,9 @@ type session struct {
 	// limit is the rollout limit that binds this sync (see WithLimits).
 	limit *rolling.Limit
 
+	// wait says why the rollout does not move on (the plan's Why).
+	wait action.Reasons
+
 	requeue      bool
 	requeueAfter time.Duration
 }
@@ -80,11 +83,13 @@ func (s *session) lookup(name string) *appsv1.ReplicaSet {
 	return s.byName[name]
 }
 
-// scale records a scaling decision, and its event if the size changes.
+// scale records a scaling decision, and its event if the size changes; the
+// event's reason points at the scale, whose reason says why.
 func (s *session) scale(sc deployutil.Resize) {
 	s.writeRS(sc.From, sc.To, sc.Why)
 	if sc.Resized() {
 		s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
-			fmt.Sprintf("Scaled %s replica set %s from %d to %d", sc.Direction(), sc.To.Name, *sc.From.Spec.Replicas, *sc.To.Spec.Replicas), sc.Why)
+			fmt.Sprintf("Scaled %s replica set %s from %d to %d", sc.Direction(), sc.To.Name, *sc.From.Spec.Replicas, *sc.To.Spec.Replicas),
+			action.Because(action.RuleScaleEvent, action.Str("replicaSet", sc.To.Name)))
 	}
 }
