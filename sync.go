@@ -53,10 +53,12 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	if o.versionErr != nil {
 		return Plan{}, o.versionErr
 	}
-	if err := facts.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
+	sel, err := facts.ValidateSelect(s.Deployment, s.ReplicaSets, s.Pods)
+	if err != nil {
 		return Plan{}, err
 	}
 	ss := newSession(s, o)
+	ss.selector = sel
 	branch, err := ss.run()
 	p := Plan{Branch: branch, Actions: ss.plan(), Why: ss.wait, Err: err}
 	if err == nil {
@@ -103,7 +105,7 @@ func (s *session) run() (Branch, error) {
 // claim decides ownership in the state's order and returns the claimed
 // ReplicaSets as read.
 func (s *session) claim() []*appsv1.ReplicaSet {
-	claimed, changes, _ := facts.Claim(s.d, s.rss) // the selector was validated
+	claimed, changes := facts.ClaimWith(s.d, s.selector, s.rss) // parsed by the validation
 	for _, c := range changes {
 		kind := releaseRS
 		if c.Adopt {

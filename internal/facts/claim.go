@@ -42,6 +42,13 @@ func Claim(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (claimed []*appsv1.Re
 	if err != nil {
 		return nil, nil, fmt.Errorf("deployment %s/%s has invalid label selector: %w", d.Namespace, d.Name, err)
 	}
+	claimed, changes = ClaimWith(d, sel, rss)
+	return claimed, changes, nil
+}
+
+// ClaimWith is [Claim] with the Deployment's selector already parsed (by
+// [ValidateSelect]).
+func ClaimWith(d *appsv1.Deployment, sel labels.Selector, rss []*appsv1.ReplicaSet) (claimed []*appsv1.ReplicaSet, changes []OwnershipChange) {
 	deleting := d.DeletionTimestamp != nil
 	for _, rs := range rss {
 		match := sel.Matches(labels.Set(rs.Labels))
@@ -62,7 +69,7 @@ func Claim(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (claimed []*appsv1.Re
 				action.Str("labels", labels.Set(rs.Labels).String()), action.Str("selector", sel.String()))}})
 		}
 	}
-	return claimed, changes, nil
+	return claimed, changes
 }
 
 type adoptPatch struct {

@@ -2,6 +2,7 @@ package facts_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -64,6 +65,16 @@ func TestValidate(t *testing.T) {
 		rs.Spec.Replicas = ptr.To[int32](0)
 		rs.Status = appsv1.ReplicaSetStatus{}
 		s.rss = append(s.rss, rs)
+		return rs
+	}
+	// many appends n distinct ReplicaSets after the first and returns the
+	// last: past 32 the duplicates are found by maps, not by a scan.
+	many := func(s *state, n int) *appsv1.ReplicaSet {
+		var rs *appsv1.ReplicaSet
+		for i := range n {
+			rs = second(s)
+			rs.Name, rs.UID = fmt.Sprintf("web-m%d", i), types.UID(fmt.Sprintf("rs-uid-m%d", i))
+		}
 		return rs
 	}
 	str := func(v string) *intstr.IntOrString { return ptr.To(intstr.FromString(v)) }
@@ -201,6 +212,14 @@ func TestValidate(t *testing.T) {
 			wantObject: "ReplicaSet default/web-1", wantField: "metadata.name", wantKind: deployutil.Duplicate, reason: "names are unique in a namespace"},
 		{name: "duplicate UID", mutate: func(s *state) { second(s).UID = "rs-uid" },
 			wantObject: "ReplicaSet default/web-2", wantField: "metadata.uid", wantKind: deployutil.Duplicate, reason: "UIDs are unique"},
+		{name: "duplicate name among many", mutate: func(s *state) { many(s, 40).Name = "web-1" },
+			wantObject: "ReplicaSet default/web-1", wantField: "metadata.name", wantKind: deployutil.Duplicate,
+			reason: "names are unique in a namespace, however many ReplicaSets the state holds"},
+		{name: "duplicate UID among many", mutate: func(s *state) { many(s, 40).UID = "rs-uid-m3" },
+			wantObject: "ReplicaSet default/web-m39", wantField: "metadata.uid", wantKind: deployutil.Duplicate,
+			reason: "UIDs are unique, however many ReplicaSets the state holds"},
+		{name: "many distinct", mutate: func(s *state) { many(s, 40) },
+			reason: "40 distinct names and UIDs are no duplicates"},
 		{name: "other namespace", mutate: func(s *state) { second(s).Namespace = "other" },
 			wantObject: "ReplicaSet other/web-2", wantField: "metadata.namespace", wantKind: deployutil.Invalid, reason: "the state holds one namespace"},
 		{name: "nil ReplicaSet replicas", mutate: func(s *state) { second(s).Spec.Replicas = nil },
