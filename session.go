@@ -74,9 +74,22 @@ func newSession(s State, o options) *session {
 	}
 }
 
+// linearLookup is the number of ReplicaSets up to which lookup scans them
+// rather than building a map: cheaper for the usual few. (Names are unique:
+// the validation refuses duplicates.)
+const linearLookup = 32
+
 // lookup returns the ReplicaSet of the state with that name, or nil: what a
 // create finds when the name is taken.
 func (s *session) lookup(name string) *appsv1.ReplicaSet {
+	if len(s.rss) <= linearLookup {
+		for _, rs := range s.rss {
+			if rs.Name == name {
+				return rs
+			}
+		}
+		return nil
+	}
 	if s.byName == nil {
 		s.byName = make(map[string]*appsv1.ReplicaSet, len(s.rss))
 		for _, rs := range s.rss {
