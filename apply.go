@@ -104,13 +104,20 @@ func Apply(s State, p Plan) (State, error) {
 			}
 			out.ReplicaSets[j] = rs
 		case *action.UpdateDeployment:
-			d := a.Deployment.DeepCopy()
-			d.Status = *out.Deployment.Status.DeepCopy()
+			// Each part is copied once, from where it comes.
+			d := &appsv1.Deployment{TypeMeta: a.Deployment.TypeMeta}
+			a.Deployment.ObjectMeta.DeepCopyInto(&d.ObjectMeta)
+			a.Deployment.Spec.DeepCopyInto(&d.Spec)
+			out.Deployment.Status.DeepCopyInto(&d.Status)
 			out.Deployment = d
 		case *action.UpdateDeploymentStatus:
-			d := a.Deployment.DeepCopy()
-			d.Spec = *out.Deployment.Spec.DeepCopy()
+			d := &appsv1.Deployment{TypeMeta: a.Deployment.TypeMeta}
+			meta := a.Deployment.ObjectMeta
+			meta.Labels = nil // the stored labels stay
+			meta.DeepCopyInto(&d.ObjectMeta)
 			d.Labels = maps.Clone(out.Deployment.Labels)
+			out.Deployment.Spec.DeepCopyInto(&d.Spec)
+			a.Deployment.Status.DeepCopyInto(&d.Status)
 			out.Deployment = d
 		case *action.Event:
 		default:

@@ -1,8 +1,6 @@
 package deploysync
 
 import (
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -45,8 +43,8 @@ func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (Pl
 	bumped.Status.CollisionCount = &n
 	err := &HashCollisionError{Name: existing.Name, CollisionCount: n}
 	return Plan{
-		Actions: []action.Action{&action.UpdateDeploymentStatus{Deployment: bumped, Why: fmt.Sprintf(
-			"hash collision: %s exists and is not this Deployment's ReplicaSet with this template; collisionCount %d gives the next sync another name", existing.Name, n)}},
+		Actions: []action.Action{&action.UpdateDeploymentStatus{Deployment: bumped, Why: action.Reasons{action.Because(action.RuleHashCollision,
+			action.Str("replicaSet", existing.Name), action.Num("collisionCount", n))}}},
 		Err: err,
 	}, nil
 }

@@ -50,7 +50,7 @@ func ExampleSync() {
 	// branch RollingUpdate
 	// - create replicaset web-6bcddfc897 replicas=3: no ReplicaSet matches the pod template; create web-6bcddfc897 (pod-template-hash 6bcddfc897, revision 1) with 3 replicas
 	// - event Normal ScalingReplicaSet "Scaled up replica set web-6bcddfc897 from 0 to 3": the new ReplicaSet starts with replicas
-	// - update deployment status web replicas=0 updated=0 ready=0 available=0 unavailable=3: record revision 1 on the Deployment; note the new ReplicaSet in the Progressing condition; status: observe generation 1, replicas/updated/ready/available/unavailable/terminating 0/0/0/0/0/- → 0/0/0/0/3/0, Available=False (MinimumReplicasUnavailable)
+	// - update deployment status web replicas=0 updated=0 ready=0 available=0 unavailable=3: record revision 1 on the Deployment; note the new ReplicaSet in the Progressing condition; status: observe generation 1, unavailableReplicas 0→3, terminatingReplicas -→0, Available=False (MinimumReplicasUnavailable)
 }
 
 // Apply performs a plan on the state in memory, as an apiserver would

@@ -141,13 +141,15 @@ func (s *session) resolveLimit(old []*appsv1.ReplicaSet) (rolling.Limit, bool) {
 	return rolling.Limit{Max: int32(n), Name: fmt.Sprintf("maxUpdated %s (%d of %d replicas)", v.String(), n, replicas)}, true
 }
 
-// limitCreate bounds the size of a new ReplicaSet by the limit, and says so.
-func (s *session) limitCreate(old []*appsv1.ReplicaSet, n int32) (int32, string) {
+// limitCreate bounds the size of a new ReplicaSet by the limit, and says so
+// with the values RuleCreateNewLimited adds to RuleCreateNew's (nil when
+// the limit does not bound it).
+func (s *session) limitCreate(old []*appsv1.ReplicaSet, n int32) (int32, []action.Value) {
 	l, ok := s.resolveLimit(old)
 	if !ok || n <= l.Max {
-		return n, ""
+		return n, nil
 	}
-	return l.Max, fmt.Sprintf(" (maxSurge allows %d; %s holds it at %d)", n, l, l.Max)
+	return l.Max, []action.Value{action.Num("maxSurgeAllows", n), action.Str("limit", l.String()), action.Num("max", l.Max)}
 }
 
 // rolloutLimited is rolloutRolling under a binding limit.

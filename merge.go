@@ -12,13 +12,13 @@ package deploysync
 //     at their own position in the log, never merged.
 //   - A ReplicaSet created by the sync is one CreateReplicaSet at the
 //     position of its create. Its object is the one sent with every later
-//     update of it folded in; its reason is the create's, then each later
-//     update's that was not already said, joined by "; ".
+//     update of it folded in; its reasons are the create's, then each
+//     reason of a later update that was not already given.
 //   - A ReplicaSet of the state that is updated is one UpdateReplicaSet at
 //     the position of its last update. Its object is the ReplicaSet as read,
 //     with the owner references an adoption or release of it left (an
 //     update is sent after the patch), and each update's difference from
-//     the version it was based on applied in order; its reason is the
+//     the version it was based on applied in order; its reasons are the
 //     updates' distinct reasons in order. An adoption or release alone
 //     writes no UpdateReplicaSet.
 //   - The Deployment's updates are one UpdateDeployment at the position of
@@ -48,7 +48,6 @@ package deploysync
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -79,7 +78,7 @@ type entry struct {
 	base, sent *appsv1.ReplicaSet // ReplicaSet writes (a create has no base)
 	dep        *sentDeployment    // Deployment writes
 	ev         action.Event
-	why        string
+	why        action.Reasons
 }
 
 // sentDeployment is what a Deployment write sent, as far as a write can
@@ -109,23 +108,23 @@ func (s *session) baseOf(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
 
 // writeRS records an update of a ReplicaSet: to is sent, based on the
 // version from derives from. The value sent is what later decisions read.
-func (s *session) writeRS(from, to *appsv1.ReplicaSet, why string) {
+func (s *session) writeRS(from, to *appsv1.ReplicaSet, why action.Reasons) {
 	s.log = append(s.log, entry{kind: updateRS, name: to.Name, base: s.baseOf(from), sent: to, why: why})
 }
 
-func (s *session) event(typ, reason, msg, why string) {
+func (s *session) event(typ, reason, msg string, why ...action.Reason) {
 	s.log = append(s.log, entry{kind: event, ev: action.Event{Type: typ, Reason: reason, Message: msg, Why: why}})
 }
 
 // updateStatus records a write of the Deployment's status subresource with
 // the working copy as it is now.
-func (s *session) updateStatus(why string) {
+func (s *session) updateStatus(why ...action.Reason) {
 	sent := &sentDeployment{annotations: maps.Clone(s.d.Annotations), status: s.d.Status}
 	s.log = append(s.log, entry{kind: updateDStatus, dep: sent, why: why})
 }
 
 // updateDeployment records a write of the Deployment itself.
-func (s *session) updateDeployment(why string) {
+func (s *session) updateDeployment(why ...action.Reason) {
 	t := s.d.Spec.Template
 	sent := &sentDeployment{annotations: maps.Clone(s.d.Annotations), template: &t}
 	s.log = append(s.log, entry{kind: updateD, dep: sent, why: why})
@@ -145,7 +144,7 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 		w                  *appsv1.ReplicaSet // the object with every change so far
 		created, updated   bool
 		createAt, updateAt int
-		why                []string
+		why                action.Reasons
 	}
 	intents := map[string]*rsIntent{}
 	// intentOf returns the intent for a ReplicaSet of the state, starting
@@ -162,14 +161,14 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 		return in
 	}
 	var dw *appsv1.Deployment
-	var dWhy, sWhy []string
+	var dWhy, sWhy action.Reasons
 	dAt, sAt := -1, -1
 	// out has a slot per entry; the slots of writes folded elsewhere stay nil.
 	out := make([]action.Action, len(log))
 	for i, e := range log {
 		switch e.kind {
 		case createRS:
-			intents[e.name] = &rsIntent{w: e.sent.DeepCopy(), created: true, createAt: i, why: []string{e.why}}
+			intents[e.name] = &rsIntent{w: e.sent.DeepCopy(), created: true, createAt: i, why: slices.Clip(e.why)}
 		case updateRS:
 			in := intentOf(e.name)
 			mergeReplicaSet(in.w, e.base, e.sent)
@@ -208,12 +207,11 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 	for _, in := range intents {
 		// A created ReplicaSet's updates are folded into its create; the
 		// slots of its updates stay empty.
-		why := strings.Join(in.why, "; ")
 		switch {
 		case in.created:
-			out[in.createAt] = &action.CreateReplicaSet{ReplicaSet: in.w, Why: why}
+			out[in.createAt] = &action.CreateReplicaSet{ReplicaSet: in.w, Why: in.why}
 		case in.updated:
-			out[in.updateAt] = &action.UpdateReplicaSet{ReplicaSet: in.w, Why: why}
+			out[in.updateAt] = &action.UpdateReplicaSet{ReplicaSet: in.w, Why: in.why}
 		}
 	}
 	if dAt >= 0 {
@@ -221,10 +219,10 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 		if sAt >= 0 {
 			obj = dw.DeepCopy()
 		}
-		out[dAt] = &action.UpdateDeployment{Deployment: obj, Why: strings.Join(dWhy, "; ")}
+		out[dAt] = &action.UpdateDeployment{Deployment: obj, Why: dWhy}
 	}
 	if sAt >= 0 {
-		out[sAt] = &action.UpdateDeploymentStatus{Deployment: dw, Why: strings.Join(sWhy, "; ")}
+		out[sAt] = &action.UpdateDeploymentStatus{Deployment: dw, Why: sWhy}
 	}
 	return slices.DeleteFunc(out, func(a action.Action) bool { return a == nil })
 }
@@ -310,9 +308,12 @@ func copyPtr[T any](p *T) *T {
 	return ptr.To(*p)
 }
 
-func appendOnce(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
+// appendOnce appends to list each reason of add it does not hold yet.
+func appendOnce(list, add action.Reasons) action.Reasons {
+	for _, r := range add {
+		if !list.Contains(r) {
+			list = append(list, r)
+		}
 	}
-	return append(list, s)
+	return list
 }

@@ -70,9 +70,9 @@ func TestMerge(t *testing.T) {
 		return func(rs *appsv1.ReplicaSet) { rs.Annotations[k] = v }
 	}
 	ev := func(msg string) *action.Event {
-		return &action.Event{Type: corev1.EventTypeNormal, Reason: "R", Message: msg, Why: "why " + msg}
+		return &action.Event{Type: corev1.EventTypeNormal, Reason: "R", Message: msg, Why: why("why " + msg)}
 	}
-	record := func(s *session, e *action.Event) { s.event(e.Type, e.Reason, e.Message, e.Why) }
+	record := func(s *session, e *action.Event) { s.event(e.Type, e.Reason, e.Message, e.Why...) }
 
 	d := mergeDeployment0()
 	a := mergeReplicaSet0(d, "web-a", 3, true)
@@ -100,9 +100,9 @@ func TestMerge(t *testing.T) {
 			reason: "an update of a ReplicaSet as read is one UpdateReplicaSet with the change, at its own position",
 			log: func(s *session) {
 				record(s, ev("e1"))
-				s.writeRS(a, with(a, replicas(2)), "scale down")
+				s.writeRS(a, with(a, replicas(2)), why("scale down"))
 			},
-			want: []action.Action{ev("e1"), &action.UpdateReplicaSet{ReplicaSet: with(a, replicas(2)), Why: "scale down"}},
+			want: []action.Action{ev("e1"), &action.UpdateReplicaSet{ReplicaSet: with(a, replicas(2)), Why: why("scale down")}},
 		},
 		{
 			name: "two updates of one ReplicaSet",
@@ -110,14 +110,14 @@ func TestMerge(t *testing.T) {
 				"and both reasons in order; the event between them stays where it was",
 			log: func(s *session) {
 				a1 := with(a, replicas(2))
-				s.writeRS(a, a1, "scale down")
+				s.writeRS(a, a1, why("scale down"))
 				record(s, ev("e1"))
-				s.writeRS(a1, with(a1, annotate("x", "1")), "copy annotations")
+				s.writeRS(a1, with(a1, annotate("x", "1")), why("copy annotations"))
 				record(s, ev("e2"))
 			},
 			want: []action.Action{
 				ev("e1"),
-				&action.UpdateReplicaSet{ReplicaSet: with(with(a, replicas(2)), annotate("x", "1")), Why: "scale down; copy annotations"},
+				&action.UpdateReplicaSet{ReplicaSet: with(with(a, replicas(2)), annotate("x", "1")), Why: why("scale down", "copy annotations")},
 				ev("e2"),
 			},
 		},
@@ -127,20 +127,20 @@ func TestMerge(t *testing.T) {
 				"the object ends at the last size sent",
 			log: func(s *session) {
 				a1 := with(a, replicas(2))
-				s.writeRS(a, a1, "scale down")
-				s.writeRS(a1, with(a1, replicas(3)), "scale up")
+				s.writeRS(a, a1, why("scale down"))
+				s.writeRS(a1, with(a1, replicas(3)), why("scale up"))
 			},
-			want: []action.Action{&action.UpdateReplicaSet{ReplicaSet: a.DeepCopy(), Why: "scale down; scale up"}},
+			want: []action.Action{&action.UpdateReplicaSet{ReplicaSet: a.DeepCopy(), Why: why("scale down", "scale up")}},
 		},
 		{
 			name:   "a repeated reason",
 			reason: "two updates with the same reason say it once",
 			log: func(s *session) {
 				a1 := with(a, replicas(2))
-				s.writeRS(a, a1, "scale down")
-				s.writeRS(a1, with(a1, replicas(1)), "scale down")
+				s.writeRS(a, a1, why("scale down"))
+				s.writeRS(a1, with(a1, replicas(1)), why("scale down"))
 			},
-			want: []action.Action{&action.UpdateReplicaSet{ReplicaSet: with(a, replicas(1)), Why: "scale down"}},
+			want: []action.Action{&action.UpdateReplicaSet{ReplicaSet: with(a, replicas(1)), Why: why("scale down")}},
 		},
 		{
 			name: "an update of an in-memory copy",
@@ -149,25 +149,25 @@ func TestMerge(t *testing.T) {
 			log: func(s *session) {
 				c := with(a, annotate("x", "1"))
 				s.derive(c, a)
-				s.writeRS(c, with(c, replicas(4)), "scale up")
+				s.writeRS(c, with(c, replicas(4)), why("scale up"))
 			},
-			want: []action.Action{&action.UpdateReplicaSet{ReplicaSet: with(with(a, annotate("x", "1")), replicas(4)), Why: "scale up"}},
+			want: []action.Action{&action.UpdateReplicaSet{ReplicaSet: with(with(a, annotate("x", "1")), replicas(4)), Why: why("scale up")}},
 		},
 		{
 			name: "a created ReplicaSet",
 			reason: "a created ReplicaSet keeps its create's position, with a later update folded into the object and its reason " +
 				"appended; the status write and event between keep theirs",
 			log: func(s *session) {
-				s.log = append(s.log, entry{kind: createRS, name: created.Name, sent: created, why: "create"})
+				s.log = append(s.log, entry{kind: createRS, name: created.Name, sent: created, why: why("create")})
 				s.d.Annotations[deployutil.RevisionAnnotation] = "2"
-				s.updateStatus("record revision")
+				s.updateStatus(why("record revision")...)
 				record(s, ev("e1"))
-				s.writeRS(created, with(created, replicas(2)), "scale up")
+				s.writeRS(created, with(created, replicas(2)), why("scale up"))
 			},
 			want: []action.Action{
-				&action.CreateReplicaSet{ReplicaSet: with(created, replicas(2)), Why: "create; scale up"},
+				&action.CreateReplicaSet{ReplicaSet: with(created, replicas(2)), Why: why("create", "scale up")},
 				&action.UpdateDeploymentStatus{Deployment: withD(d, func(d *appsv1.Deployment) { d.Annotations[deployutil.RevisionAnnotation] = "2" }),
-					Why: "record revision"},
+					Why: why("record revision")},
 				ev("e1"),
 			},
 		},
@@ -175,42 +175,42 @@ func TestMerge(t *testing.T) {
 			name:   "an adoption alone",
 			reason: "an adoption is its own action with upstream's patch; with no update after it, no UpdateReplicaSet",
 			log: func(s *session) {
-				s.log = append(s.log, entry{kind: adoptRS, name: orphan.Name, why: "adopt"})
+				s.log = append(s.log, entry{kind: adoptRS, name: orphan.Name, why: why("adopt")})
 			},
 			want: []action.Action{&action.AdoptReplicaSet{Namespace: "ns", Name: orphan.Name, UID: orphan.UID, OwnerUID: d.UID,
-				Patch: facts.AdoptPatch(d, orphan.UID), Why: "adopt"}},
+				Patch: facts.AdoptPatch(d, orphan.UID), Why: why("adopt")}},
 		},
 		{
 			name: "an adoption then an update",
 			reason: "the update is sent after the adoption's patch, so its object carries the Deployment's controller reference " +
 				"besides its own change",
 			log: func(s *session) {
-				s.log = append(s.log, entry{kind: adoptRS, name: orphan.Name, why: "adopt"})
-				s.writeRS(orphan, with(orphan, replicas(0)), "scale down")
+				s.log = append(s.log, entry{kind: adoptRS, name: orphan.Name, why: why("adopt")})
+				s.writeRS(orphan, with(orphan, replicas(0)), why("scale down"))
 			},
 			want: []action.Action{
 				&action.AdoptReplicaSet{Namespace: "ns", Name: orphan.Name, UID: orphan.UID, OwnerUID: d.UID,
-					Patch: facts.AdoptPatch(d, orphan.UID), Why: "adopt"},
+					Patch: facts.AdoptPatch(d, orphan.UID), Why: why("adopt")},
 				&action.UpdateReplicaSet{ReplicaSet: with(orphan, func(rs *appsv1.ReplicaSet) {
 					rs.Spec.Replicas = ptr.To[int32](0)
 					rs.OwnerReferences = []metav1.OwnerReference{deployutil.ControllerRef(d)}
-				}), Why: "scale down"},
+				}), Why: why("scale down")},
 			},
 		},
 		{
 			name:   "a release then an update",
 			reason: "the update is sent after the release's patch, so its object no longer names the Deployment as owner",
 			log: func(s *session) {
-				s.log = append(s.log, entry{kind: releaseRS, name: mine.Name, why: "release"})
-				s.writeRS(mine, with(mine, annotate("x", "1")), "annotate")
+				s.log = append(s.log, entry{kind: releaseRS, name: mine.Name, why: why("release")})
+				s.writeRS(mine, with(mine, annotate("x", "1")), why("annotate"))
 			},
 			want: []action.Action{
 				&action.ReleaseReplicaSet{Namespace: "ns", Name: mine.Name, UID: mine.UID, OwnerUID: d.UID,
-					Patch: facts.ReleasePatch(mine.UID, d.UID), Why: "release"},
+					Patch: facts.ReleasePatch(mine.UID, d.UID), Why: why("release")},
 				&action.UpdateReplicaSet{ReplicaSet: with(mine, func(rs *appsv1.ReplicaSet) {
 					rs.Annotations["x"] = "1"
 					rs.OwnerReferences = nil
-				}), Why: "annotate"},
+				}), Why: why("annotate")},
 			},
 		},
 		{
@@ -218,10 +218,10 @@ func TestMerge(t *testing.T) {
 			reason: "a deletion is its own action naming the ReplicaSet as read, at its position",
 			log: func(s *session) {
 				record(s, ev("e1"))
-				s.log = append(s.log, entry{kind: deleteRS, name: mine.Name, why: "past the history limit"})
+				s.log = append(s.log, entry{kind: deleteRS, name: mine.Name, why: why("past the history limit")})
 				record(s, ev("e2"))
 			},
-			want: []action.Action{ev("e1"), &action.DeleteReplicaSet{Namespace: "ns", Name: mine.Name, UID: mine.UID, Why: "past the history limit"}, ev("e2")},
+			want: []action.Action{ev("e1"), &action.DeleteReplicaSet{Namespace: "ns", Name: mine.Name, UID: mine.UID, Why: why("past the history limit")}, ev("e2")},
 		},
 		{
 			name: "two status writes",
@@ -229,11 +229,11 @@ func TestMerge(t *testing.T) {
 				"both reasons",
 			log: func(s *session) {
 				s.d.Status.ObservedGeneration = 5
-				s.updateStatus("observe generation")
+				s.updateStatus(why("observe generation")...)
 				record(s, ev("e1"))
 				s.d.Status.Conditions = []appsv1.DeploymentCondition{cond}
 				s.d.Status.CollisionCount = ptr.To[int32](1)
-				s.updateStatus("progress")
+				s.updateStatus(why("progress")...)
 			},
 			want: []action.Action{
 				ev("e1"),
@@ -241,7 +241,7 @@ func TestMerge(t *testing.T) {
 					d.Status.ObservedGeneration = 5
 					d.Status.Conditions = []appsv1.DeploymentCondition{cond}
 					d.Status.CollisionCount = ptr.To[int32](1)
-				}), Why: "observe generation; progress"},
+				}), Why: why("observe generation", "progress")},
 			},
 		},
 		{
@@ -250,10 +250,10 @@ func TestMerge(t *testing.T) {
 				"before the update already shows the update's template and the removed rollback annotation, the update the status",
 			log: func(s *session) {
 				s.d.Status.ObservedGeneration = 5
-				s.updateStatus("observe generation")
+				s.updateStatus(why("observe generation")...)
 				s.d.Spec.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "nginx:0"}}
 				delete(s.d.Annotations, deployutil.RollbackToAnnotation)
-				s.updateDeployment("roll back")
+				s.updateDeployment(why("roll back")...)
 				record(s, ev("e1"))
 			},
 			want: func() []action.Action {
@@ -263,8 +263,8 @@ func TestMerge(t *testing.T) {
 					delete(d.Annotations, deployutil.RollbackToAnnotation)
 				})
 				return []action.Action{
-					&action.UpdateDeploymentStatus{Deployment: merged, Why: "observe generation"},
-					&action.UpdateDeployment{Deployment: merged.DeepCopy(), Why: "roll back"},
+					&action.UpdateDeploymentStatus{Deployment: merged, Why: why("observe generation")},
+					&action.UpdateDeployment{Deployment: merged.DeepCopy(), Why: why("roll back")},
 					ev("e1"),
 				}
 			}(),
@@ -275,12 +275,12 @@ func TestMerge(t *testing.T) {
 				"that sends a field's as-read value changes nothing and the earlier value stands (merge.go's rule)",
 			log: func(s *session) {
 				s.d.Status.Replicas = 4
-				s.updateStatus("count")
+				s.updateStatus(why("count")...)
 				s.d.Status.Replicas = 3
-				s.updateStatus("count again")
+				s.updateStatus(why("count again")...)
 			},
 			want: []action.Action{&action.UpdateDeploymentStatus{Deployment: withD(d, func(d *appsv1.Deployment) { d.Status.Replicas = 4 }),
-				Why: "count; count again"}},
+				Why: why("count", "count again")}},
 		},
 		{
 			name: "a Deployment annotation added, then missing",
@@ -288,12 +288,12 @@ func TestMerge(t *testing.T) {
 				"write lacks was not in the read, so nothing removes it",
 			log: func(s *session) {
 				s.d.Annotations["extra"] = "1"
-				s.updateStatus("add")
+				s.updateStatus(why("add")...)
 				delete(s.d.Annotations, "extra")
-				s.updateStatus("without")
+				s.updateStatus(why("without")...)
 			},
 			want: []action.Action{&action.UpdateDeploymentStatus{Deployment: withD(d, func(d *appsv1.Deployment) { d.Annotations["extra"] = "1" }),
-				Why: "add; without"}},
+				Why: why("add", "without")}},
 		},
 	}
 	for _, tt := range tests {
@@ -538,4 +538,14 @@ func fill(t *testing.T, v reflect.Value) reflect.Value {
 		t.Fatalf("fill: cannot make a value of kind %s (%s); extend fill", v.Kind(), v.Type())
 	}
 	return v
+}
+
+// why returns one reason per text, as notes: the merge treats reasons as
+// opaque values, so any rule serves.
+func why(texts ...string) action.Reasons {
+	var out action.Reasons
+	for _, t := range texts {
+		out = append(out, action.Because(action.RuleNote, action.Str("text", t)))
+	}
+	return out
 }

@@ -3,7 +3,6 @@ package deploysync
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -72,40 +71,40 @@ func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.R
 	// Annotations copied in memory ride along with later writes.
 	s.derive(&c, existing)
 	needsUpdate := setRevision(d, c.Annotations[deployutil.RevisionAnnotation])
-	var why []string
+	var why []action.Reason
 	if needsUpdate {
-		why = append(why, fmt.Sprintf("record revision %s of the new ReplicaSet on the Deployment", c.Annotations[deployutil.RevisionAnnotation]))
+		why = append(why, action.Because(action.RuleRecordFoundRevision, action.Str("revision", c.Annotations[deployutil.RevisionAnnotation])))
 	}
 	if facts.HasProgressDeadline(d) && deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing) == nil {
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
 			action.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
 		needsUpdate = true
-		why = append(why, "start tracking progress: there is a progress deadline and no Progressing condition yet")
+		why = append(why, action.Because(action.RuleStartTracking))
 	}
 	if needsUpdate {
-		s.updateStatus(strings.Join(why, "; "))
+		s.updateStatus(why...)
 	}
 	return &c
 }
 
-func newRSSyncReason(from, to *appsv1.ReplicaSet) string {
-	var parts []string
+func newRSSyncReason(from, to *appsv1.ReplicaSet) action.Reasons {
+	vs := []action.Value{action.Str("replicaSet", to.Name)}
 	if from.Spec.MinReadySeconds != to.Spec.MinReadySeconds {
-		parts = append(parts, fmt.Sprintf("minReadySeconds %d→%d as the Deployment's", from.Spec.MinReadySeconds, to.Spec.MinReadySeconds))
+		vs = append(vs, action.Num("minReadySeconds.from", from.Spec.MinReadySeconds), action.Num("minReadySeconds.to", to.Spec.MinReadySeconds))
 	}
 	if r := to.Annotations[deployutil.RevisionAnnotation]; r != from.Annotations[deployutil.RevisionAnnotation] {
-		parts = append(parts, fmt.Sprintf("revision %s→%s: it is the new ReplicaSet again", orNone(from.Annotations[deployutil.RevisionAnnotation]), r))
+		vs = append(vs, action.Str("revision.from", orNone(from.Annotations[deployutil.RevisionAnnotation])), action.Str("revision.to", r))
 	}
 	for k, v := range to.Annotations {
 		if k == deployutil.RevisionAnnotation || k == deployutil.RevisionHistoryAnnotation {
 			continue
 		}
 		if old, ok := from.Annotations[k]; !ok || old != v {
-			parts = append(parts, "copy the Deployment's annotations")
+			vs = append(vs, action.Num("copyAnnotations", 1))
 			break
 		}
 	}
-	return "sync the new ReplicaSet " + to.Name + ": " + strings.Join(parts, "; ")
+	return action.Reasons{action.Because(action.RuleSyncNewReplicaSet, vs...)}
 }
 
 func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*appsv1.ReplicaSet, error) {
@@ -149,46 +148,50 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 		// it shows this sync's release: no controller, a collision.
 		ref := metav1.GetControllerOfNoCopy(taken)
 		if s.released[rs.Name] && !s.opts.laggingCache {
-			return nil, s.hashCollision(rs.Name, "is released by this sync: no longer this Deployment's")
+			return nil, s.hashCollision(rs.Name, action.RuleHashCollisionReleased)
 		}
 		if ref == nil || ref.UID != d.UID || !deployutil.EqualIgnoreHash(&d.Spec.Template, &taken.Spec.Template) {
-			return nil, s.hashCollision(rs.Name, "is not this Deployment's ReplicaSet with this template")
+			return nil, s.hashCollision(rs.Name, action.RuleHashCollision)
 		}
 		// The name is ours already, with our template: carry on with it.
 		created = taken
 	} else {
-		s.log = append(s.log, entry{kind: createRS, name: rs.Name, sent: rs, why: fmt.Sprintf(
-			"no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas%s", rs.Name, hash, next, n, limited)})
+		rule, vs := action.RuleCreateNew, []action.Value{action.Str("replicaSet", rs.Name), action.Str("hash", hash),
+			action.Num("revision", next), action.Num("replicas", n)}
+		if limited != nil {
+			rule, vs = action.RuleCreateNewLimited, append(vs, limited...)
+		}
+		s.log = append(s.log, entry{kind: createRS, name: rs.Name, sent: rs, why: action.Reasons{action.Because(rule, vs...)}})
 		if n > 0 {
 			s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
-				fmt.Sprintf("Scaled up replica set %s from 0 to %d", rs.Name, n), "the new ReplicaSet starts with replicas")
+				fmt.Sprintf("Scaled up replica set %s from 0 to %d", rs.Name, n), action.Because(action.RuleNewStartsEvent))
 		}
 	}
 	needsUpdate := setRevision(d, newRevision)
-	var why []string
+	var why []action.Reason
 	if needsUpdate {
-		why = append(why, "record revision "+newRevision+" on the Deployment")
+		why = append(why, action.Because(action.RuleRecordRevision, action.Str("revision", newRevision)))
 	}
 	if created == rs && facts.HasProgressDeadline(d) {
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
 			action.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
 		needsUpdate = true
-		why = append(why, "note the new ReplicaSet in the Progressing condition")
+		why = append(why, action.Because(action.RuleNoteCreated))
 	}
 	if needsUpdate {
-		s.updateStatus(strings.Join(why, "; "))
+		s.updateStatus(why...)
 	}
 	return created, nil
 }
 
-func (s *session) hashCollision(name, why string) error {
+func (s *session) hashCollision(name string, rule action.Rule) error {
 	d := s.d
 	n := int32(1)
 	if d.Status.CollisionCount != nil {
 		n = *d.Status.CollisionCount + 1 // int32: 2³¹−1 wraps to −2³¹, as upstream's
 	}
 	d.Status.CollisionCount = &n
-	s.updateStatus(fmt.Sprintf("hash collision: %s exists and %s; collisionCount %d gives the next sync another name", name, why, n))
+	s.updateStatus(action.Because(rule, action.Str("replicaSet", name), action.Num("collisionCount", n)))
 	return &HashCollisionError{Name: name, CollisionCount: n}
 }
 

@@ -28,32 +28,32 @@ func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 	switch {
 	case errors.Is(err, revision.ErrNoLastRevision):
 		s.event(corev1.EventTypeWarning, action.EventRollbackRevisionNotFound, s.eventMessage(err.Error()),
-			"rollback to the previous revision asked, but no ReplicaSet has an earlier revision")
-		s.clearRollbackTo("no previous revision to roll back to")
+			action.Because(action.RuleRollbackNoPrevious))
+		s.clearRollbackTo(action.Because(action.RuleRollbackNothingPrevious))
 		return nil
 	case err != nil:
 		s.event(corev1.EventTypeWarning, action.EventRollbackRevisionNotFound, s.eventMessage(err.Error()),
-			fmt.Sprintf("rollback to revision %d asked, but no ReplicaSet has it", rev))
-		s.clearRollbackTo(fmt.Sprintf("revision %d not found", rev))
+			action.Because(action.RuleRollbackNotFound, action.Num("revision", rev)))
+		s.clearRollbackTo(action.Because(action.RuleRollbackMissing, action.Num("revision", rev)))
 		return nil
 	}
 	if deployutil.EqualIgnoreHash(&d.Spec.Template, &target.Spec.Template) {
 		s.event(corev1.EventTypeWarning, action.EventRollbackTemplateUnchanged,
 			s.eventMessage(fmt.Sprintf("The rollback revision contains the same template as current deployment %q", d.Name)),
-			fmt.Sprintf("revision %d (%s) has the current template", rev, target.Name))
-		s.clearRollbackTo("nothing to roll back")
+			action.Because(action.RuleRollbackUnchanged, action.Num("revision", rev), action.Str("replicaSet", target.Name)))
+		s.clearRollbackTo(action.Because(action.RuleRollbackNothing))
 		return nil
 	}
 	d.Spec.Template = revision.TemplateOf(target)
 	d.Annotations = facts.RollbackAnnotations(d, target)
-	s.clearRollbackTo(fmt.Sprintf("roll the template back to revision %d (ReplicaSet %s) and take its annotations", rev, target.Name))
+	s.clearRollbackTo(action.Because(action.RuleRollbackTemplate, action.Num("revision", rev), action.Str("replicaSet", target.Name)))
 	s.split = nil
 	s.event(corev1.EventTypeNormal, action.EventRollbackDone, s.eventMessage(fmt.Sprintf("Rolled back deployment %q to revision %d", d.Name, rev)),
-		fmt.Sprintf("the template of revision %d is back", rev))
+		action.Because(action.RuleRollbackDone, action.Num("revision", rev)))
 	return nil
 }
 
-func (s *session) clearRollbackTo(why string) {
+func (s *session) clearRollbackTo(why action.Reason) {
 	delete(s.d.Annotations, deployutil.RollbackToAnnotation)
-	s.updateDeployment(why + "; clear the rollback annotation")
+	s.updateDeployment(why, action.Because(action.RuleClearRollback))
 }

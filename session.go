@@ -7,6 +7,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/action"
@@ -26,6 +27,8 @@ type session struct {
 	d    *appsv1.Deployment // the working copy
 	rss  []*appsv1.ReplicaSet
 	pods map[types.UID][]*corev1.Pod
+	// selector is the Deployment's selector, parsed once by the validation.
+	selector labels.Selector
 	// byName is the cache a create consults when the name is taken.
 	byName map[string]*appsv1.ReplicaSet
 	// released names the ReplicaSets this sync's claim releases.
@@ -40,6 +43,9 @@ type session struct {
 	log   []entry
 	// limit is the rollout limit that binds this sync (see WithLimits).
 	limit *rolling.Limit
+
+	// wait says why the rollout does not move on (the plan's Why).
+	wait action.Reasons
 
 	requeue      bool
 	requeueAfter time.Duration
@@ -68,9 +74,22 @@ func newSession(s State, o options) *session {
 	}
 }
 
+// linearLookup is the number of ReplicaSets up to which lookup scans them
+// rather than building a map: cheaper for the usual few. (Names are unique:
+// the validation refuses duplicates.)
+const linearLookup = 32
+
 // lookup returns the ReplicaSet of the state with that name, or nil: what a
 // create finds when the name is taken.
 func (s *session) lookup(name string) *appsv1.ReplicaSet {
+	if len(s.rss) <= linearLookup {
+		for _, rs := range s.rss {
+			if rs.Name == name {
+				return rs
+			}
+		}
+		return nil
+	}
 	if s.byName == nil {
 		s.byName = make(map[string]*appsv1.ReplicaSet, len(s.rss))
 		for _, rs := range s.rss {
@@ -80,11 +99,13 @@ func (s *session) lookup(name string) *appsv1.ReplicaSet {
 	return s.byName[name]
 }
 
-// scale records a scaling decision, and its event if the size changes.
+// scale records a scaling decision, and its event if the size changes; the
+// event's reason points at the scale, whose reason says why.
 func (s *session) scale(sc deployutil.Resize) {
 	s.writeRS(sc.From, sc.To, sc.Why)
 	if sc.Resized() {
 		s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
-			fmt.Sprintf("Scaled %s replica set %s from %d to %d", sc.Direction(), sc.To.Name, *sc.From.Spec.Replicas, *sc.To.Spec.Replicas), sc.Why)
+			fmt.Sprintf("Scaled %s replica set %s from %d to %d", sc.Direction(), sc.To.Name, *sc.From.Spec.Replicas, *sc.To.Spec.Replicas),
+			action.Because(action.RuleScaleEvent, action.Str("replicaSet", sc.To.Name)))
 	}
 }

@@ -1,6 +1,7 @@
 package deploysync
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -81,17 +82,28 @@ type Plan struct {
 	// RequeueAfter asks to sync again after this long (one second past the
 	// progress deadline); 0 means no timed requeue.
 	RequeueAfter time.Duration
+	// Why says, when a rule holds the rollout back in this sync, why it
+	// does not move on: Recreate waits for old pods
+	// ([action.RuleRecreateWaits], then the pod or count it waits for), or a
+	// rolling update that is not done can neither grow the new ReplicaSet
+	// nor shrink an old one ([action.RuleRollingWaits]). Such a plan may
+	// still write the status. It is nil otherwise.
+	Why action.Reasons
 	// Err is the error upstream's sync returns after these actions (a hash
 	// collision); the caller applies the actions and requeues with rate
 	// limiting. It is nil for an ordinary sync.
 	Err error
 }
 
-// String renders the plan for people: the branch, then one action per line.
+// String renders the plan for people: the branch, one action per line,
+// then why the rollout waits (Why) and how the sync ends.
 func (p Plan) String() string {
 	s := fmt.Sprintf("branch %s", p.Branch)
 	for _, a := range p.Actions {
 		s += "\n- " + a.String()
+	}
+	if len(p.Why) > 0 {
+		s += "\nwaits: " + p.Why.String()
 	}
 	switch {
 	case p.Err != nil:
@@ -172,4 +184,31 @@ func WithLaggingCache() Option {
 // annotation (2000 upstream).
 func WithRevisionHistoryChars(n int) Option {
 	return func(o *options) { o.historyLimit = n }
+}
+
+// MarshalJSON writes the plan for tools, as one object: "branch",
+// "actions" (each as its MarshalJSON writes it, with its "kind"), "why"
+// (the reasons of Why, [] when there are none), "requeue",
+// "requeueAfter" (a Go duration such as "5m1s", present only when
+// RequeueAfter > 0) and "error" (Err's text, present only with an Err).
+// The form is stable: fields are only ever added.
+func (p Plan) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Branch       Branch          `json:"branch"`
+		Actions      []action.Action `json:"actions"`
+		Why          action.Reasons  `json:"why"`
+		Requeue      bool            `json:"requeue"`
+		RequeueAfter string          `json:"requeueAfter,omitempty"`
+		Error        string          `json:"error,omitempty"`
+	}{Branch: p.Branch, Actions: p.Actions, Why: p.Why, Requeue: p.Requeue}
+	if out.Actions == nil {
+		out.Actions = []action.Action{}
+	}
+	if p.RequeueAfter > 0 {
+		out.RequeueAfter = p.RequeueAfter.String()
+	}
+	if p.Err != nil {
+		out.Error = p.Err.Error()
+	}
+	return json.Marshal(out)
 }

@@ -3,11 +3,11 @@ package deploysync
 import (
 	"fmt"
 	"reflect"
-	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
@@ -153,35 +153,45 @@ func (s *session) requeueStuck(st *appsv1.DeploymentStatus) {
 	s.requeueAfter = after + time.Second
 }
 
-// statusWhy describes what a status write changes.
-func statusWhy(old, cur *appsv1.DeploymentStatus) string {
-	var parts []string
+// statusWhy describes what a status write changes, field by field (see
+// action.RuleStatus).
+func statusWhy(old, cur *appsv1.DeploymentStatus) action.Reason {
+	var vs []action.Value
 	if old.ObservedGeneration != cur.ObservedGeneration {
-		parts = append(parts, fmt.Sprintf("observe generation %d", cur.ObservedGeneration))
+		vs = append(vs, action.Num("observedGeneration", cur.ObservedGeneration))
 	}
-	counts := func(s *appsv1.DeploymentStatus) string {
-		t := "-"
-		if s.TerminatingReplicas != nil {
-			t = fmt.Sprint(*s.TerminatingReplicas)
+	count := func(name string, a, b int32) {
+		if a != b {
+			vs = append(vs, action.Num(name+".from", a), action.Num(name+".to", b))
 		}
-		return fmt.Sprintf("%d/%d/%d/%d/%d/%s", s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas, s.UnavailableReplicas, t)
 	}
-	if a, b := counts(old), counts(cur); a != b {
-		parts = append(parts, "replicas/updated/ready/available/unavailable/terminating "+a+" → "+b)
+	count("replicas", old.Replicas, cur.Replicas)
+	count("updatedReplicas", old.UpdatedReplicas, cur.UpdatedReplicas)
+	count("readyReplicas", old.ReadyReplicas, cur.ReadyReplicas)
+	count("availableReplicas", old.AvailableReplicas, cur.AvailableReplicas)
+	count("unavailableReplicas", old.UnavailableReplicas, cur.UnavailableReplicas)
+	if a, b := old.TerminatingReplicas, cur.TerminatingReplicas; !ptr.Equal(a, b) {
+		vs = append(vs, optCount("terminatingReplicas.from", a), optCount("terminatingReplicas.to", b))
 	}
 	for _, c := range cur.Conditions {
 		o := deployutil.GetCondition(*old, c.Type)
 		if o == nil || o.Status != c.Status || o.Reason != c.Reason || o.Message != c.Message || !o.LastUpdateTime.Equal(&c.LastUpdateTime) {
-			parts = append(parts, fmt.Sprintf("%s=%s (%s)", c.Type, c.Status, c.Reason))
+			vs = append(vs, action.Str(string(c.Type)+".status", string(c.Status)), action.Str(string(c.Type)+".reason", c.Reason))
 		}
 	}
 	for _, c := range old.Conditions {
 		if deployutil.GetCondition(*cur, c.Type) == nil {
-			parts = append(parts, fmt.Sprintf("drop %s", c.Type))
+			vs = append(vs, action.Str("drop", string(c.Type)))
 		}
 	}
-	if len(parts) == 0 {
-		return "refresh the status"
+	return action.Because(action.RuleStatus, vs...)
+}
+
+// optCount is the value of an optional count: the number, or "-" when it
+// is unset.
+func optCount(name string, n *int32) action.Value {
+	if n == nil {
+		return action.Str(name, "-")
 	}
-	return "status: " + strings.Join(parts, ", ")
+	return action.Num(name, *n)
 }

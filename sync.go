@@ -1,8 +1,6 @@
 package deploysync
 
 import (
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
@@ -55,12 +53,14 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	if o.versionErr != nil {
 		return Plan{}, o.versionErr
 	}
-	if err := facts.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
+	sel, err := facts.ValidateSelect(s.Deployment, s.ReplicaSets, s.Pods)
+	if err != nil {
 		return Plan{}, err
 	}
 	ss := newSession(s, o)
+	ss.selector = sel
 	branch, err := ss.run()
-	p := Plan{Branch: branch, Actions: ss.plan(), Err: err}
+	p := Plan{Branch: branch, Actions: ss.plan(), Why: ss.wait, Err: err}
 	if err == nil {
 		p.Requeue, p.RequeueAfter = ss.requeue, ss.requeueAfter
 	}
@@ -72,10 +72,10 @@ func (s *session) run() (Branch, error) {
 	if facts.IsSelectingAll(d) {
 		s.event(corev1.EventTypeWarning, action.EventSelectingAll,
 			"This deployment is selecting all pods. A non-empty selector is required.",
-			"the selector is empty; the controller acts on no Deployment that selects every pod")
+			action.Because(action.RuleSelectingAll))
 		if d.Status.ObservedGeneration < d.Generation {
 			d.Status.ObservedGeneration = d.Generation
-			s.updateStatus(fmt.Sprintf("observe generation %d", d.Generation))
+			s.updateStatus(action.Because(action.RuleObserveGeneration, action.Num("generation", d.Generation)))
 		}
 		return SelectingAll, nil
 	}
@@ -105,7 +105,7 @@ func (s *session) run() (Branch, error) {
 // claim decides ownership in the state's order and returns the claimed
 // ReplicaSets as read.
 func (s *session) claim() []*appsv1.ReplicaSet {
-	claimed, changes, _ := facts.Claim(s.d, s.rss) // the selector was validated
+	claimed, changes := facts.ClaimWith(s.d, s.selector, s.rss) // parsed by the validation
 	for _, c := range changes {
 		kind := releaseRS
 		if c.Adopt {
@@ -160,11 +160,11 @@ func (s *session) checkPausedConditions() {
 	case d.Spec.Paused && !pausedNoted:
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
 			action.ReasonDeploymentPaused, "Deployment is paused", s.now))
-		s.updateStatus("the Deployment is paused: Progressing becomes Unknown so the pause does not count against the progress deadline")
+		s.updateStatus(action.Because(action.RulePaused))
 	case !d.Spec.Paused && pausedNoted:
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
 			action.ReasonDeploymentResumed, "Deployment is resumed", s.now))
-		s.updateStatus("the Deployment is resumed: the progress deadline starts again now")
+		s.updateStatus(action.Because(action.RuleResumed))
 	}
 }
 
@@ -206,11 +206,25 @@ func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}
+	// A scale-down stopped by upstream's swallowed error writes scales and
+	// reports none: it does not wait.
+	if len(scales) == 0 && (*newRS.Spec.Replicas != *d.Spec.Replicas || facts.SpecReplicas(facts.FilterActive(old)) > 0) {
+		s.wait = action.Reasons{rollingWaits(d, allRSs)}
+	}
 	if facts.Complete(d, &d.Status) {
 		s.cleanup(old)
 	}
 	s.syncRolloutStatus(allRSs, newRS)
 	return nil
+}
+
+// rollingWaits is the reason a rolling update that is not done writes no
+// scale: the numbers of maxSurge and maxUnavailable that hold it.
+func rollingWaits(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet) action.Reason {
+	replicas, maxUnavailable := *d.Spec.Replicas, facts.MaxUnavailable(d)
+	return action.Because(action.RuleRollingWaits, action.Num("maxSurge", facts.MaxSurge(d)), action.Num("maxPods", facts.MaxReplicas(d)),
+		action.Num("pods", facts.SpecReplicas(allRSs)), action.Num("available", facts.AvailableReplicas(allRSs)),
+		action.Num("minAvailable", replicas-maxUnavailable), action.Num("replicas", replicas), action.Num("maxUnavailable", maxUnavailable))
 }
 
 func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
@@ -226,7 +240,8 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 	}
 	// Upstream's pod map of the claimed ReplicaSets (by selector up to
 	// 1.35, by controller reference from 1.36: recreatePods).
-	if running, _ := recreate.OldPodsRunning(old, s.recreatePods(rsList)); running {
+	if running, why := recreate.OldPodsRunning(old, s.recreatePods(rsList)); running {
+		s.wait = action.Reasons{action.Because(action.RuleRecreateWaits), why}
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}

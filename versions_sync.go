@@ -98,11 +98,11 @@ func (s *session) createFailed(err *CreateRejectedError) error {
 	if facts.HasProgressDeadline(d) {
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
 			action.ReasonReplicaSetCreateError, msg, s.now))
-		s.updateStatus(fmt.Sprintf("the apiserver refuses the new ReplicaSet's name %q (%d characters): Progressing becomes False, ReplicaSetCreateError",
-			err.Name, len(err.Name)))
+		s.updateStatus(action.Because(action.RuleCreateRefused, action.Str("replicaSet", err.Name), action.Num("length", len(err.Name))))
 	}
 	s.event(corev1.EventTypeWarning, action.EventReplicaSetCreateError, s.eventMessage(msg),
-		fmt.Sprintf("%s's controller names the new ReplicaSet %q (%d characters), which is no DNS subdomain; the create fails", s.opts.version, err.Name, len(err.Name)))
+		action.Because(action.RuleCreateRefusedEvent, action.Str("kubernetesVersion", s.opts.version.String()),
+			action.Str("replicaSet", err.Name), action.Num("length", len(err.Name))))
 	return err
 }
 

@@ -23,7 +23,7 @@ type Action interface {
 // ReplicaSet: its name carries the pod-template-hash.
 type CreateReplicaSet struct {
 	ReplicaSet *appsv1.ReplicaSet
-	Why        string
+	Why        Reasons
 }
 
 // UpdateReplicaSet replaces a ReplicaSet's metadata and spec (its size, the
@@ -31,7 +31,7 @@ type CreateReplicaSet struct {
 // of ReplicaSet. The status sent is the status read; servers ignore it.
 type UpdateReplicaSet struct {
 	ReplicaSet *appsv1.ReplicaSet
-	Why        string
+	Why        Reasons
 }
 
 // DeleteReplicaSet deletes an old ReplicaSet past the revision history limit.
@@ -39,7 +39,7 @@ type DeleteReplicaSet struct {
 	Namespace string
 	Name      string
 	UID       types.UID
-	Why       string
+	Why       Reasons
 }
 
 // AdoptReplicaSet makes the Deployment the controller of an orphaned
@@ -55,7 +55,7 @@ type AdoptReplicaSet struct {
 	UID       types.UID
 	OwnerUID  types.UID
 	Patch     []byte
-	Why       string
+	Why       Reasons
 }
 
 // ReleaseReplicaSet removes the Deployment's controller reference from a
@@ -68,14 +68,14 @@ type ReleaseReplicaSet struct {
 	UID       types.UID
 	OwnerUID  types.UID
 	Patch     []byte
-	Why       string
+	Why       Reasons
 }
 
 // UpdateDeployment replaces the Deployment's metadata and spec (a rollback
 // through the deprecated annotation). Servers ignore the status sent.
 type UpdateDeployment struct {
 	Deployment *appsv1.Deployment
-	Why        string
+	Why        Reasons
 }
 
 // UpdateDeploymentStatus writes the Deployment's status subresource: the
@@ -83,7 +83,7 @@ type UpdateDeployment struct {
 // annotation travels this way). Servers ignore its spec and labels.
 type UpdateDeploymentStatus struct {
 	Deployment *appsv1.Deployment
-	Why        string
+	Why        Reasons
 }
 
 // Event is an event recorded on the Deployment by the component
@@ -92,32 +92,32 @@ type Event struct {
 	Type    string // "Normal" or "Warning"
 	Reason  string
 	Message string
-	Why     string
+	Why     Reasons
 }
 
-// Explain returns the action's reason, as Why holds it.
-func (a *CreateReplicaSet) Explain() string { return a.Why }
+// Explain returns the action's reasons as one sentence (Why.String()).
+func (a *CreateReplicaSet) Explain() string { return a.Why.String() }
 
 // Explain returns the action's reason.
-func (a *UpdateReplicaSet) Explain() string { return a.Why }
+func (a *UpdateReplicaSet) Explain() string { return a.Why.String() }
 
 // Explain returns the action's reason.
-func (a *DeleteReplicaSet) Explain() string { return a.Why }
+func (a *DeleteReplicaSet) Explain() string { return a.Why.String() }
 
 // Explain returns the action's reason.
-func (a *AdoptReplicaSet) Explain() string { return a.Why }
+func (a *AdoptReplicaSet) Explain() string { return a.Why.String() }
 
 // Explain returns the action's reason.
-func (a *ReleaseReplicaSet) Explain() string { return a.Why }
+func (a *ReleaseReplicaSet) Explain() string { return a.Why.String() }
 
 // Explain returns the action's reason.
-func (a *UpdateDeployment) Explain() string { return a.Why }
+func (a *UpdateDeployment) Explain() string { return a.Why.String() }
 
 // Explain returns the action's reason.
-func (a *UpdateDeploymentStatus) Explain() string { return a.Why }
+func (a *UpdateDeploymentStatus) Explain() string { return a.Why.String() }
 
 // Explain returns the action's reason.
-func (a *Event) Explain() string { return a.Why }
+func (a *Event) Explain() string { return a.Why.String() }
 
 func (*CreateReplicaSet) isAction()       {}
 func (*UpdateReplicaSet) isAction()       {}
@@ -130,32 +130,32 @@ func (*Event) isAction()                  {}
 
 // String is one line: the action, its object, its numbers and its reason.
 func (a *CreateReplicaSet) String() string {
-	return line("create replicaset", a.ReplicaSet.Name, fmt.Sprintf("replicas=%d", replicas(a.ReplicaSet)), a.Why)
+	return line("create replicaset", a.ReplicaSet.Name, fmt.Sprintf("replicas=%d", replicas(a.ReplicaSet)), a.Why.String())
 }
 
 // String is one line: the action, its object, its numbers and its reason.
 func (a *UpdateReplicaSet) String() string {
-	return line("update replicaset", a.ReplicaSet.Name, fmt.Sprintf("replicas=%d", replicas(a.ReplicaSet)), a.Why)
+	return line("update replicaset", a.ReplicaSet.Name, fmt.Sprintf("replicas=%d", replicas(a.ReplicaSet)), a.Why.String())
 }
 
 // String is one line: the action, its object, its numbers and its reason.
 func (a *DeleteReplicaSet) String() string {
-	return line("delete replicaset", a.Name, "", a.Why)
+	return line("delete replicaset", a.Name, "", a.Why.String())
 }
 
 // String is one line: the action, its object, its numbers and its reason.
 func (a *AdoptReplicaSet) String() string {
-	return line("adopt replicaset", a.Name, "", a.Why)
+	return line("adopt replicaset", a.Name, "", a.Why.String())
 }
 
 // String is one line: the action, its object, its numbers and its reason.
 func (a *ReleaseReplicaSet) String() string {
-	return line("release replicaset", a.Name, "", a.Why)
+	return line("release replicaset", a.Name, "", a.Why.String())
 }
 
 // String is one line: the action, its object, its numbers and its reason.
 func (a *UpdateDeployment) String() string {
-	return line("update deployment", a.Deployment.Name, "", a.Why)
+	return line("update deployment", a.Deployment.Name, "", a.Why.String())
 }
 
 // String is one line: the action, its object, its numbers and its reason.
@@ -163,12 +163,12 @@ func (a *UpdateDeploymentStatus) String() string {
 	s := a.Deployment.Status
 	return line("update deployment status", a.Deployment.Name,
 		fmt.Sprintf("replicas=%d updated=%d ready=%d available=%d unavailable=%d",
-			s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas, s.UnavailableReplicas), a.Why)
+			s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas, s.UnavailableReplicas), a.Why.String())
 }
 
 // String is one line: the action, its object, its numbers and its reason.
 func (a *Event) String() string {
-	return line("event", a.Type+" "+a.Reason, fmt.Sprintf("%q", a.Message), a.Why)
+	return line("event", a.Type+" "+a.Reason, fmt.Sprintf("%q", a.Message), a.Why.String())
 }
 
 func line(verb, name, detail, why string) string {

@@ -21,21 +21,22 @@ func TestString(t *testing.T) {
 	unsized := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web-2"}}
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Status: appsv1.DeploymentStatus{
 		Replicas: 4, UpdatedReplicas: 3, ReadyReplicas: 2, AvailableReplicas: 1, UnavailableReplicas: 3}}
+	w := action.Reasons{action.Because(action.RuleNote, action.Str("text", "w"))}
 	tests := []struct {
 		name   string
 		a      action.Action
 		want   string
 		reason string
 	}{
-		{name: "create", a: &action.CreateReplicaSet{ReplicaSet: rs, Why: "w"}, want: "create replicaset web-1 replicas=2: w", reason: "the size is shown"},
-		{name: "update", a: &action.UpdateReplicaSet{ReplicaSet: unsized, Why: "w"}, want: "update replicaset web-2 replicas=0: w", reason: "a nil size shows as 0"},
-		{name: "delete", a: &action.DeleteReplicaSet{Name: "web-1", Why: "w"}, want: "delete replicaset web-1: w", reason: "no detail"},
-		{name: "adopt", a: &action.AdoptReplicaSet{Name: "web-1", Why: "w"}, want: "adopt replicaset web-1: w", reason: "no detail"},
+		{name: "create", a: &action.CreateReplicaSet{ReplicaSet: rs, Why: w}, want: "create replicaset web-1 replicas=2: w", reason: "the size is shown"},
+		{name: "update", a: &action.UpdateReplicaSet{ReplicaSet: unsized, Why: w}, want: "update replicaset web-2 replicas=0: w", reason: "a nil size shows as 0"},
+		{name: "delete", a: &action.DeleteReplicaSet{Name: "web-1", Why: w}, want: "delete replicaset web-1: w", reason: "no detail"},
+		{name: "adopt", a: &action.AdoptReplicaSet{Name: "web-1", Why: w}, want: "adopt replicaset web-1: w", reason: "no detail"},
 		{name: "release", a: &action.ReleaseReplicaSet{Name: "web-1"}, want: "release replicaset web-1", reason: "no reason, no colon"},
-		{name: "update deployment", a: &action.UpdateDeployment{Deployment: d, Why: "w"}, want: "update deployment web: w", reason: "no detail"},
-		{name: "update status", a: &action.UpdateDeploymentStatus{Deployment: d, Why: "w"},
+		{name: "update deployment", a: &action.UpdateDeployment{Deployment: d, Why: w}, want: "update deployment web: w", reason: "no detail"},
+		{name: "update status", a: &action.UpdateDeploymentStatus{Deployment: d, Why: w},
 			want: "update deployment status web replicas=4 updated=3 ready=2 available=1 unavailable=3: w", reason: "the counts are shown"},
-		{name: "event", a: &action.Event{Type: "Warning", Reason: "SelectingAll", Message: "m", Why: "w"}, want: `event Warning SelectingAll "m": w`,
+		{name: "event", a: &action.Event{Type: "Warning", Reason: "SelectingAll", Message: "m", Why: w}, want: `event Warning SelectingAll "m": w`,
 			reason: "the message is quoted"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,10 @@
 package deployutil
 
-import appsv1 "k8s.io/api/apps/v1"
+import (
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/deploysync/deploysync/action"
+)
 
 // Resize is the decision to write a ReplicaSet with a new size (or with
 // its replicas annotations refreshed). It is the unit the scaling, rolling
@@ -13,8 +17,8 @@ type Resize struct {
 	// desired-replicas and max-replicas annotations refreshed. It shares
 	// everything else with From; treat both as read-only.
 	To *appsv1.ReplicaSet
-	// Why says why this size, in words.
-	Why string
+	// Why says why this size: the rule and its numbers.
+	Why action.Reasons
 }
 
 // Resized reports whether the size changes (an annotation refresh alone

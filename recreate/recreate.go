@@ -1,12 +1,11 @@
 package recreate
 
 import (
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
@@ -19,8 +18,8 @@ func ScaleDownOld(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []deployutil.R
 		if *rs.Spec.Replicas == 0 {
 			continue
 		}
-		if s, ok := facts.ScaleReplicaSet(rs, 0, d, false, fmt.Sprintf(
-			"scale down old ReplicaSet %s %d→0: Recreate stops every old pod before starting new ones", rs.Name, *rs.Spec.Replicas)); ok {
+		if s, ok := facts.ScaleReplicaSet(rs, 0, d, false, action.Because(action.RuleRecreateScaleDownOld,
+			action.Str("replicaSet", rs.Name), action.Num("from", *rs.Spec.Replicas))); ok {
 			out = append(out, s)
 		}
 	}
@@ -37,10 +36,12 @@ func ScaleDownOld(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []deployutil.R
 //
 // pods must be upstream's pod map, as Sync builds it from the claimed
 // ReplicaSets (by each pod's controller reference): pods[rs.UID] holds the pods rs controls. Pods
-// under other keys are not looked at.
-func OldPodsRunning(old []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (bool, string) {
+// under other keys are not looked at. The reason names what still runs
+// (RuleRecreateOldPodsReported or RuleRecreateOldPodRunning); it is the zero
+// Reason when nothing does.
+func OldPodsRunning(old []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (bool, action.Reason) {
 	if n := facts.StatusReplicas(old); n > 0 {
-		return true, fmt.Sprintf("old ReplicaSets still report %d pods", n)
+		return true, action.Because(action.RuleRecreateOldPodsReported, action.Num("pods", n))
 	}
 	for _, rs := range old {
 		for _, p := range pods[rs.UID] {
@@ -55,15 +56,15 @@ func OldPodsRunning(old []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) 
 			if p.DeletionTimestamp != nil {
 				phase += ", terminating"
 			}
-			return true, fmt.Sprintf("old pod %s of ReplicaSet %s has not finished (%s)", p.Name, rs.Name, phase)
+			return true, action.Because(action.RuleRecreateOldPodRunning, action.Str("pod", p.Name), action.Str("replicaSet", rs.Name), action.Str("phase", phase))
 		}
 	}
-	return false, ""
+	return false, action.Reason{}
 }
 
 // ScaleUpNew decides to run the new ReplicaSet at spec.replicas; ok is false
 // when it already does.
 func ScaleUpNew(d *appsv1.Deployment, newRS *appsv1.ReplicaSet) (deployutil.Resize, bool) {
-	return facts.ScaleReplicaSet(newRS, *d.Spec.Replicas, d, false, fmt.Sprintf(
-		"scale up new ReplicaSet %s %d→%d: no old pod runs any more", newRS.Name, *newRS.Spec.Replicas, *d.Spec.Replicas))
+	return facts.ScaleReplicaSet(newRS, *d.Spec.Replicas, d, false, action.Because(action.RuleRecreateScaleUpNew,
+		action.Str("replicaSet", newRS.Name), action.Num("from", *newRS.Spec.Replicas), action.Num("to", *d.Spec.Replicas)))
 }

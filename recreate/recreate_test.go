@@ -52,7 +52,7 @@ func TestScaleDownOld(t *testing.T) {
 			got := map[string]int32{}
 			for _, s := range scales {
 				got[s.To.Name] = *s.To.Spec.Replicas
-				if !s.Resized() || s.Direction() != "down" || s.Why == "" {
+				if !s.Resized() || s.Direction() != "down" || len(s.Why) == 0 {
 					t.Errorf("%s: want a scale-down with a reason", s.To.Name)
 				}
 				if s.To.Annotations[deployutil.DesiredReplicasAnnotation] != "3" {
@@ -129,7 +129,7 @@ func TestOldPodsRunning(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("OldPodsRunning = %v, want %v (%s)", got, tt.want, tt.reason)
 			}
-			if got == (why == "") {
+			if got == (why.Rule == "") {
 				t.Errorf("explanation %q: want one exactly when old pods run", why)
 			}
 		})

@@ -1,10 +1,9 @@
 package revision
 
 import (
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
@@ -12,7 +11,7 @@ import (
 // Deletion is an old ReplicaSet that history cleanup deletes.
 type Deletion struct {
 	ReplicaSet *appsv1.ReplicaSet
-	Why        string
+	Why        action.Reasons
 }
 
 // Cleanup decides which old ReplicaSets to delete to keep
@@ -55,9 +54,8 @@ func Cleanup(d *appsv1.Deployment, old []*appsv1.ReplicaSet) []Deletion {
 		if rev == "" {
 			rev = "none"
 		}
-		out = append(out, Deletion{ReplicaSet: rs, Why: fmt.Sprintf(
-			"revisionHistoryLimit %d keeps %d old ReplicaSets and %d exist; this one (revision %s) is among the oldest and scaled to zero",
-			limit, limit, len(alive), rev)})
+		out = append(out, Deletion{ReplicaSet: rs, Why: action.Reasons{action.Because(action.RuleCleanup,
+			action.Num("revisionHistoryLimit", limit), action.Num("exist", len(alive)), action.Str("revision", rev))}})
 	}
 	return out
 }

@@ -92,7 +92,7 @@ func TestCleanup(t *testing.T) {
 			frozen.Check(t)
 			var gotNames []string
 			for _, del := range got {
-				if del.Why == "" {
+				if len(del.Why) == 0 {
 					t.Errorf("deletion of %s has no reason", del.ReplicaSet.Name)
 				}
 				gotNames = append(gotNames, del.ReplicaSet.Name)

@@ -1,10 +1,9 @@
 package rolling
 
 import (
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
@@ -53,12 +52,12 @@ func LimitStep(d *appsv1.Deployment, allRSs, old []*appsv1.ReplicaSet, newRS *ap
 		if err != nil {
 			return nil, err
 		}
-		why := growReason(d, allRSs, newRS, min(n, l.Max))
+		why := []action.Reason{growReason(d, allRSs, newRS, min(n, l.Max))}
 		if n > l.Max {
-			why += fmt.Sprintf("; %s holds it at %d", l, l.Max)
+			why = append(why, action.Because(action.RuleLimitHoldsNew, action.Str("limit", l.String()), action.Num("max", l.Max)))
 			n = l.Max
 		}
-		if s, ok := facts.ScaleReplicaSet(newRS, n, d, false, why); ok {
+		if s, ok := facts.ScaleReplicaSet(newRS, n, d, false, why...); ok {
 			return []deployutil.Resize{s}, nil
 		}
 	}
@@ -79,7 +78,7 @@ func LimitStep(d *appsv1.Deployment, allRSs, old []*appsv1.ReplicaSet, newRS *ap
 		return nil, nil
 	}
 	scales, _ = scaleDownOld(d, allRSs, active, newRS, &oldCap{max: have - keep,
-		why: fmt.Sprintf("%s keeps %d replicas on the old ReplicaSets", l, keep)})
+		why: action.Because(action.RuleLimitKeepsOld, action.Str("limit", l.String()), action.Num("keep", keep))})
 	return scales, nil
 }
 
@@ -96,9 +95,10 @@ func growOld(d *appsv1.Deployment, allRSs, old, active []*appsv1.ReplicaSet, wan
 		return deployutil.Resize{}, false
 	}
 	from := *target.Spec.Replicas
-	return facts.ScaleReplicaSet(target, from+n, d, false, fmt.Sprintf(
-		"scale up old ReplicaSet %s %d→%d: %s leaves %d replicas to the old ReplicaSets and they have %d; maxSurge %d allows %d pods, %d exist",
-		target.Name, from, from+n, l, *d.Spec.Replicas-l.Max, facts.SpecReplicas(active), facts.MaxSurge(d), maxTotal, total))
+	return facts.ScaleReplicaSet(target, from+n, d, false, action.Because(action.RuleLimitScaleUpOld,
+		action.Str("replicaSet", target.Name), action.Num("from", from), action.Num("to", from+n), action.Str("limit", l.String()),
+		action.Num("leaves", *d.Spec.Replicas-l.Max), action.Num("have", facts.SpecReplicas(active)),
+		action.Num("maxSurge", facts.MaxSurge(d)), action.Num("maxPods", maxTotal), action.Num("pods", total)))
 }
 
 // refillTarget returns the old ReplicaSet that LimitStep grows when the
@@ -136,7 +136,8 @@ func shrinkNew(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.
 	if n <= 0 {
 		return deployutil.Resize{}, false
 	}
-	return facts.ScaleReplicaSet(newRS, cur-n, d, false, fmt.Sprintf(
-		"scale down new ReplicaSet %s %d→%d: %s is below its size; %d of its replicas are unavailable, %d pods are available and %d must stay (replicas %d − maxUnavailable %d)",
-		newRS.Name, cur, cur-n, l, cur-avail, available, minAvailable, *d.Spec.Replicas, facts.MaxUnavailable(d)))
+	return facts.ScaleReplicaSet(newRS, cur-n, d, false, action.Because(action.RuleLimitScaleDownNew,
+		action.Str("replicaSet", newRS.Name), action.Num("from", cur), action.Num("to", cur-n), action.Str("limit", l.String()),
+		action.Num("unavailable", cur-avail), action.Num("available", available), action.Num("minAvailable", minAvailable),
+		action.Num("replicas", *d.Spec.Replicas), action.Num("maxUnavailable", facts.MaxUnavailable(d))))
 }

@@ -62,7 +62,7 @@ func TestLimitStep(t *testing.T) {
 			got := map[string]int32{}
 			for _, s := range scales {
 				got[s.To.Name] = *s.To.Spec.Replicas
-				if named := strings.Contains(s.Why, "maxUpdated 30%"); named != tt.named {
+				if named := strings.Contains(s.Why.String(), "maxUpdated 30%"); named != tt.named {
 					t.Errorf("reason %q names the limit: %v, want %v", s.Why, named, tt.named)
 				}
 			}

@@ -1,10 +1,9 @@
 package rolling
 
 import (
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
@@ -24,8 +23,8 @@ func ScaleNew(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 	case cur == want:
 		return deployutil.Resize{}, false, nil
 	case cur > want:
-		s, ok = facts.ScaleReplicaSet(newRS, want, d, false,
-			fmt.Sprintf("scale down new ReplicaSet %s %d→%d: the Deployment wants %d replicas", newRS.Name, cur, want, want))
+		s, ok = facts.ScaleReplicaSet(newRS, want, d, false, action.Because(action.RuleScaleDownNew,
+			action.Str("replicaSet", newRS.Name), action.Num("from", cur), action.Num("to", want), action.Num("replicas", want)))
 		return s, ok, nil
 	}
 	n, err := facts.NewReplicaSetReplicas(d, allRSs, newRS)
@@ -36,10 +35,10 @@ func ScaleNew(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 	return s, ok, nil
 }
 
-func growReason(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, n int32) string {
-	cur := *newRS.Spec.Replicas
-	return fmt.Sprintf("scale up new ReplicaSet %s %d→%d: maxSurge %d allows %d pods, %d exist",
-		newRS.Name, cur, n, facts.MaxSurge(d), facts.MaxReplicas(d), facts.SpecReplicas(allRSs))
+func growReason(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, n int32) action.Reason {
+	return action.Because(action.RuleRollingScaleUpNew, action.Str("replicaSet", newRS.Name), action.Num("from", *newRS.Spec.Replicas),
+		action.Num("to", n), action.Num("maxSurge", facts.MaxSurge(d)), action.Num("maxPods", facts.MaxReplicas(d)),
+		action.Num("pods", facts.SpecReplicas(allRSs)))
 }
 
 // ScaleDownOld decides how the active old ReplicaSets shrink, in two phases:
@@ -67,10 +66,10 @@ func ScaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 
 // oldCap bounds how many replicas scaleDownOld may take from the old
 // ReplicaSets in all (a rollout limit, see [Limit]); why is added to the
-// reason of a scale the cap made smaller.
+// reasons of a scale the cap made smaller.
 type oldCap struct {
 	max int32
-	why string
+	why action.Reason
 }
 
 // take returns n bounded by what the cap has left after taken, and whether
@@ -82,11 +81,13 @@ func (c *oldCap) take(n, taken int32) (int32, bool) {
 	return max(c.max-taken, 0), true
 }
 
-func (c *oldCap) note(capped bool) string {
+// reasons returns r, followed by the cap's reason if it made the scale
+// smaller.
+func (c *oldCap) reasons(r action.Reason, capped bool) []action.Reason {
 	if !capped {
-		return ""
+		return []action.Reason{r}
 	}
-	return "; " + c.why
+	return []action.Reason{r, c.why}
 }
 
 func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, limit *oldCap) (scales []deployutil.Resize, scaled bool) {
@@ -117,9 +118,9 @@ func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 		if capped && n == 0 {
 			break
 		}
-		s, ok := facts.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
-			"scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go%s",
-			rs.Name, spec, spec-n, spec-avail, room, limit.note(capped)))
+		s, ok := facts.ScaleReplicaSet(rs, spec-n, d, false, limit.reasons(action.Because(action.RuleRollingScaleDownUnavailable,
+			action.Str("replicaSet", rs.Name), action.Num("from", spec), action.Num("to", spec-n),
+			action.Num("unavailable", spec-avail), action.Num("room", room)), capped)...)
 		if ok {
 			scales = append(scales, s)
 			old[i] = s.To
@@ -145,9 +146,10 @@ func scaleDownOld(d *appsv1.Deployment, allRSs, activeOld []*appsv1.ReplicaSet, 
 		if capped && n == 0 {
 			break
 		}
-		s, ok := facts.ScaleReplicaSet(rs, spec-n, d, false, fmt.Sprintf(
-			"scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)%s",
-			rs.Name, spec, spec-n, available, minAvailable, *d.Spec.Replicas, facts.MaxUnavailable(d), limit.note(capped)))
+		s, ok := facts.ScaleReplicaSet(rs, spec-n, d, false, limit.reasons(action.Because(action.RuleRollingScaleDownOld,
+			action.Str("replicaSet", rs.Name), action.Num("from", spec), action.Num("to", spec-n),
+			action.Num("available", available), action.Num("minAvailable", minAvailable),
+			action.Num("replicas", *d.Spec.Replicas), action.Num("maxUnavailable", facts.MaxUnavailable(d))), capped)...)
 		if ok {
 			scales = append(scales, s)
 		}

@@ -51,7 +51,7 @@ func TestScaleNew(t *testing.T) {
 			if ok != tt.wantScale {
 				t.Fatalf("scaled = %v, want %v (%s)", ok, tt.wantScale, tt.reason)
 			}
-			if ok && (s.From != newRS || *s.To.Spec.Replicas != tt.want || s.Why == "") {
+			if ok && (s.From != newRS || *s.To.Spec.Replicas != tt.want || len(s.Why) == 0) {
 				t.Errorf("scale %s to %d (%q), want %s to %d (%s)", s.To.Name, *s.To.Spec.Replicas, s.Why, newRS.Name, tt.want, tt.reason)
 			}
 		})
@@ -101,7 +101,7 @@ func runScaleDown(t *testing.T, tests []scaleDownCase) {
 			frozen.Check(t)
 			var got []write
 			for _, s := range scales {
-				if s.Why == "" {
+				if len(s.Why) == 0 {
 					t.Errorf("write of %s has no reason", s.To.Name)
 				}
 				got = append(got, write{Name: s.To.Name, From: *s.From.Spec.Replicas, To: *s.To.Spec.Replicas})

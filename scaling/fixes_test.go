@@ -34,7 +34,7 @@ func scaleAll(t *testing.T, d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old 
 	for _, s := range scales {
 		out = append(out, written{Name: s.To.Name, Replicas: *s.To.Spec.Replicas,
 			Desired: s.To.Annotations[deployutil.DesiredReplicasAnnotation], Max: s.To.Annotations[deployutil.MaxReplicasAnnotation],
-			Resized: s.Resized(), Explanation: s.Why})
+			Resized: s.Resized(), Explanation: s.Why.String()})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
@@ -74,8 +75,7 @@ func Resizes(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.Repli
 			}
 			return refreshStale(rs, d)
 		}
-		s, ok := facts.ScaleReplicaSet(rs, replicas, d, false,
-			fmt.Sprintf("it is the only ReplicaSet that should run pods; spec.replicas is %d", replicas))
+		s, ok := facts.ScaleReplicaSet(rs, replicas, d, false, action.Because(action.RuleOnlyActive, action.Num("replicas", replicas)))
 		if !ok {
 			return nil
 		}
@@ -84,8 +84,8 @@ func Resizes(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.Repli
 	if facts.IsSaturated(d, newRS) {
 		var out []deployutil.Resize
 		for _, rs := range facts.FilterActive(old) {
-			if s, ok := facts.ScaleReplicaSet(rs, 0, d, false,
-				fmt.Sprintf("the new ReplicaSet %s is saturated (%d of %d available)", newRS.Name, newRS.Status.AvailableReplicas, replicas)); ok {
+			if s, ok := facts.ScaleReplicaSet(rs, 0, d, false, action.Because(action.RuleSaturated,
+				action.Str("replicaSet", newRS.Name), action.Num("available", newRS.Status.AvailableReplicas), action.Num("replicas", replicas))); ok {
 				out = append(out, s)
 			}
 		}
@@ -96,7 +96,7 @@ func Resizes(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.Repli
 	}
 	var out []deployutil.Resize
 	for _, p := range Proportions(d, newRS, old, fixes) {
-		if s, ok := facts.ScaleReplicaSet(p.ReplicaSet, p.Replicas, d, true, p.Why); ok {
+		if s, ok := facts.ScaleReplicaSet(p.ReplicaSet, p.Replicas, d, true, p.Why...); ok {
 			out = append(out, s)
 		}
 	}
@@ -118,9 +118,9 @@ func refreshStale(rs *appsv1.ReplicaSet, d *appsv1.Deployment) []deployutil.Resi
 	if v, ok := rs.Annotations[deployutil.MaxReplicasAnnotation]; ok {
 		maxAnn = fmt.Sprintf("%q", v)
 	}
-	s, ok := facts.ScaleReplicaSet(rs, replicas, d, true,
-		fmt.Sprintf("fix %s: it is the only ReplicaSet that should run pods and already has spec.replicas %d, but its desired-replicas (%s) and max-replicas (%s) annotations are stale; they become %d and %d (replicas %d + maxSurge %d) so the next sync is no scaling event",
-			"StaleDesiredReplicas", replicas, desired, maxAnn, replicas, maxReplicas, replicas, facts.MaxSurge(d)))
+	s, ok := facts.ScaleReplicaSet(rs, replicas, d, true, action.Because(action.RuleFixStaleDesired,
+		action.Num("replicas", replicas), action.Str("desired", desired), action.Str("max", maxAnn),
+		action.Num("maxReplicas", maxReplicas), action.Num("maxSurge", facts.MaxSurge(d))))
 	if !ok {
 		return nil
 	}
@@ -146,7 +146,7 @@ type Fixes struct {
 type Share struct {
 	ReplicaSet *appsv1.ReplicaSet
 	Replicas   int32
-	Why        string
+	Why        action.Reasons
 }
 
 // Proportions spreads a scaling event over the active ReplicaSets, by these
@@ -213,8 +213,9 @@ func Proportions(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.R
 		shares[0].Replicas = max(shares[0].Replicas+toAdd-added, 0)
 	}
 	for i := range shares {
-		shares[i].Why = fmt.Sprintf("proportional scaling: %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); this one's share is %d",
-			len(active), current, allowed, replicas, facts.MaxSurge(d), shares[i].Replicas)
+		shares[i].Why = action.Reasons{action.Because(action.RuleProportional, action.Num("active", len(active)),
+			action.Num("current", current), action.Num("allowed", allowed), action.Num("replicas", replicas),
+			action.Num("maxSurge", facts.MaxSurge(d)), action.Num("share", shares[i].Replicas))}
 	}
 	return shares
 }
@@ -270,22 +271,25 @@ func unhealthyFirst(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, active []*ap
 	if rest != 0 {
 		shares[0].Replicas = max(shares[0].Replicas+rest-added, 0)
 	}
-	head := fmt.Sprintf("proportional scaling, unavailable replicas of old ReplicaSets first (fix UnhealthyFirst): %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); old ReplicaSets give up %d unavailable replicas first, oldest first, and the other %d are shared in proportion to size",
-		len(active), current, allowed, *d.Spec.Replicas, facts.MaxSurge(d), took, -rest)
+	head := action.Because(action.RuleUnhealthyFirst, action.Num("active", len(active)), action.Num("current", current),
+		action.Num("allowed", allowed), action.Num("replicas", *d.Spec.Replicas), action.Num("maxSurge", facts.MaxSurge(d)),
+		action.Num("took", took), action.Num("rest", -rest))
 	for i := range shares {
 		rs := shares[i].ReplicaSet
-		var this string
+		var this action.Reason
 		switch {
 		case rs == newRS:
-			this = "this is the new ReplicaSet, which gives up no unavailable replica first"
+			this = action.Because(action.RuleUnhealthyFirstNew)
 		case taken[rs] > 0:
-			this = fmt.Sprintf("this one had %d unavailable (%d replicas, %d available) and gave up %d of them", unavailable[rs], *rs.Spec.Replicas, rs.Status.AvailableReplicas, taken[rs])
+			this = action.Because(action.RuleUnhealthyFirstGave, action.Num("unavailable", unavailable[rs]),
+				action.Num("replicas", *rs.Spec.Replicas), action.Num("available", rs.Status.AvailableReplicas), action.Num("gave", taken[rs]))
 		case unavailable[rs] > 0:
-			this = fmt.Sprintf("this one has %d unavailable, but older ReplicaSets already gave up all %d", unavailable[rs], -toAdd)
+			this = action.Because(action.RuleUnhealthyFirstLate, action.Num("unavailable", unavailable[rs]), action.Num("removed", -toAdd))
 		default:
-			this = fmt.Sprintf("this one has no unavailable replica (%d replicas, %d available)", *rs.Spec.Replicas, rs.Status.AvailableReplicas)
+			this = action.Because(action.RuleUnhealthyFirstHealthy, action.Num("replicas", *rs.Spec.Replicas),
+				action.Num("available", rs.Status.AvailableReplicas))
 		}
-		shares[i].Why = fmt.Sprintf("%s; %s; its share is %d", head, this, shares[i].Replicas)
+		shares[i].Why = action.Reasons{head, this, action.Because(action.RuleShare, action.Num("share", shares[i].Replicas))}
 	}
 	return shares, true
 }

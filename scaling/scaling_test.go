@@ -167,7 +167,7 @@ func TestResizes(t *testing.T) {
 				if diff := cmp.Diff(wantAnn, s.To.Annotations); diff != "" {
 					t.Errorf("%s: a write carries the Deployment's replica annotations (-want +got):\n%s", s.To.Name, diff)
 				}
-				if s.Why == "" {
+				if len(s.Why) == 0 {
 					t.Errorf("%s: the write has no reason", s.To.Name)
 				}
 			}

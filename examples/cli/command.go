@@ -18,6 +18,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,14 +29,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/yaml"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -344,9 +344,7 @@ func planCommand(g *globals) *cobra.Command {
 				why = requeueReason(m.Deployment, now)
 			}
 			if output != "text" {
-				j := planJSON(plan)
-				j.Why = why
-				return writeStructured(cmd.OutOrStdout(), output, j)
+				return writePlan(cmd.OutOrStdout(), output, plan, why)
 			}
 			text := plan.String()
 			if why != "" {
@@ -360,82 +358,38 @@ func planCommand(g *globals) *cobra.Command {
 	return cmd
 }
 
-// jsonPlan is the machine-readable form of a plan.
-type jsonPlan struct {
-	Branch       deploysync.Branch `json:"branch"`
-	Actions      []jsonAction      `json:"actions"`
-	Requeue      bool              `json:"requeue,omitempty"`
-	RequeueAfter string            `json:"requeueAfter,omitempty"`
-	Error        string            `json:"error,omitempty"`
-	// Why says why nothing is done, or why the plan requeues at once.
-	Why string `json:"why,omitempty"`
-}
-
-// jsonAction is one action: its type, a one-line summary, the reason and
-// the object or patch it writes.
-type jsonAction struct {
-	Type       string             `json:"type"`
-	Summary    string             `json:"summary"`
-	Reason     string             `json:"reason"`
-	ReplicaSet *appsv1.ReplicaSet `json:"replicaSet,omitempty"`
-	Deployment *appsv1.Deployment `json:"deployment,omitempty"`
-	Name       string             `json:"name,omitempty"`
-	Patch      json.RawMessage    `json:"patch,omitempty"`
-	Event      *jsonEvent         `json:"event,omitempty"`
-}
-
-type jsonEvent struct {
-	Type    string `json:"type"`
-	Reason  string `json:"reason"`
-	Message string `json:"message"`
-}
-
-func planJSON(p deploysync.Plan) jsonPlan {
-	out := jsonPlan{Branch: p.Branch, Actions: []jsonAction{}, Requeue: p.Requeue}
-	if p.RequeueAfter > 0 {
-		out.RequeueAfter = p.RequeueAfter.String()
+// writePlan writes the library's JSON form of the plan (see
+// deploysync.Plan.MarshalJSON: a kind per action, reasons as data, objects
+// with apiVersion and kind so they can be fed back), indented, with the
+// CLI's "note" added: why nothing is done, or why the plan requeues at
+// once. As YAML (-o yaml) it is the same fields.
+func writePlan(w io.Writer, output string, p deploysync.Plan, note string) error {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return err
 	}
-	if p.Err != nil {
-		out.Error = p.Err.Error()
-	}
-	for _, a := range p.Actions {
-		j := jsonAction{Type: fmt.Sprintf("%T", a)[len("*action."):], Summary: a.String(), Reason: a.Explain()}
-		switch a := a.(type) {
-		case *action.CreateReplicaSet:
-			j.ReplicaSet = withReplicaSetKind(a.ReplicaSet)
-		case *action.UpdateReplicaSet:
-			j.ReplicaSet = withReplicaSetKind(a.ReplicaSet)
-		case *action.DeleteReplicaSet:
-			j.Name = a.Name
-		case *action.AdoptReplicaSet:
-			j.Name, j.Patch = a.Name, a.Patch
-		case *action.ReleaseReplicaSet:
-			j.Name, j.Patch = a.Name, a.Patch
-		case *action.UpdateDeployment:
-			j.Deployment = withDeploymentKind(a.Deployment)
-		case *action.UpdateDeploymentStatus:
-			j.Deployment = withDeploymentKind(a.Deployment)
-		case *action.Event:
-			j.Event = &jsonEvent{Type: a.Type, Reason: a.Reason, Message: a.Message}
+	if note != "" {
+		n, err := json.Marshal(note)
+		if err != nil {
+			return err
 		}
-		out.Actions = append(out.Actions, j)
+		b = append(append(append(b[:len(b)-1], `,"note":`...), n...), '}')
 	}
-	return out
-}
-
-// withReplicaSetKind returns a copy with apiVersion and kind set, so that
-// the object can be fed back to kubectl or to this command.
-func withReplicaSetKind(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
-	rs = rs.DeepCopy()
-	rs.APIVersion, rs.Kind = "apps/v1", "ReplicaSet"
-	return rs
-}
-
-// withDeploymentKind is withReplicaSetKind for a Deployment.
-func withDeploymentKind(d *appsv1.Deployment) *appsv1.Deployment {
-	d = d.DeepCopy()
-	d.APIVersion, d.Kind = "apps/v1", "Deployment"
-	return d
+	if output == "yaml" {
+		y, err := yaml.JSONToYAML(b)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(y)
+		return err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
+	return err
 }
 
 func simulateCommand(g *globals) *cobra.Command {

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -81,6 +82,17 @@ func second(s *deploysync.State) *appsv1.ReplicaSet {
 	rs.Spec.Replicas = ptr.To[int32](0)
 	rs.Status = appsv1.ReplicaSetStatus{}
 	s.ReplicaSets = append(s.ReplicaSets, rs)
+	return rs
+}
+
+// many adds n empty ReplicaSets web-m0… (UIDs rs-uid-m0…) of the
+// Deployment after the first and returns the last.
+func many(s *deploysync.State, n int) *appsv1.ReplicaSet {
+	var rs *appsv1.ReplicaSet
+	for i := range n {
+		rs = second(s)
+		rs.Name, rs.UID = fmt.Sprintf("web-m%d", i), types.UID(fmt.Sprintf("rs-uid-m%d", i))
+	}
 	return rs
 }
 
@@ -253,6 +265,14 @@ func BadInputs() []Input {
 		{Name: "duplicate UID", Mutate: func(s *deploysync.State) { second(s).UID = "rs-uid" },
 			Object: web2, Field: "metadata.uid", Kind: deployutil.Duplicate, Value: "rs-uid", Rule: "not a snapshot",
 			Reason: "UIDs are unique: old and new ReplicaSets are told apart by UID"},
+		{Name: "duplicate name among many", Mutate: func(s *deploysync.State) { many(s, 40).Name = "web-1" },
+			Object: "ReplicaSet default/web-1", Field: "metadata.name", Kind: deployutil.Duplicate, Value: "web-1", Rule: "not a snapshot",
+			Reason: "names are unique in a namespace, however many ReplicaSets the state holds (past 32 they are checked by maps, not a scan)"},
+		{Name: "duplicate UID among many", Mutate: func(s *deploysync.State) { many(s, 40).UID = "rs-uid-m3" },
+			Object: "ReplicaSet default/web-m39", Field: "metadata.uid", Kind: deployutil.Duplicate, Value: "rs-uid-m3", Rule: "not a snapshot",
+			Reason: "UIDs are unique, however many ReplicaSets the state holds"},
+		{Name: "many distinct", Mutate: func(s *deploysync.State) { many(s, 40) },
+			Reason: "40 distinct names and UIDs are no duplicates"},
 		{Name: "other namespace", Mutate: func(s *deploysync.State) { second(s).Namespace = "other" },
 			Object: "ReplicaSet other/web-2", Field: "metadata.namespace", Kind: deployutil.Invalid, Value: "other", Rule: "not a snapshot",
 			Reason: "the state holds one namespace"},

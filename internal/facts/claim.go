@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -17,7 +18,7 @@ type OwnershipChange struct {
 	ReplicaSet *appsv1.ReplicaSet
 	// Adopt is true for an adoption, false for a release.
 	Adopt bool
-	Why   string
+	Why   action.Reasons
 }
 
 // Claim decides which ReplicaSets the Deployment controls, one by one in the
@@ -41,6 +42,13 @@ func Claim(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (claimed []*appsv1.Re
 	if err != nil {
 		return nil, nil, fmt.Errorf("deployment %s/%s has invalid label selector: %w", d.Namespace, d.Name, err)
 	}
+	claimed, changes = ClaimWith(d, sel, rss)
+	return claimed, changes, nil
+}
+
+// ClaimWith is [Claim] with the Deployment's selector already parsed (by
+// [ValidateSelect]).
+func ClaimWith(d *appsv1.Deployment, sel labels.Selector, rss []*appsv1.ReplicaSet) (claimed []*appsv1.ReplicaSet, changes []OwnershipChange) {
 	deleting := d.DeletionTimestamp != nil
 	for _, rs := range rss {
 		match := sel.Matches(labels.Set(rs.Labels))
@@ -50,18 +58,18 @@ func Claim(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (claimed []*appsv1.Re
 		case ref != nil && match:
 			claimed = append(claimed, rs)
 		case ref != nil && !deleting:
-			changes = append(changes, OwnershipChange{ReplicaSet: rs, Why: fmt.Sprintf(
-				"it is controlled by this Deployment but its labels %s no longer match the selector %s", labels.Set(rs.Labels), sel)})
+			changes = append(changes, OwnershipChange{ReplicaSet: rs, Why: action.Reasons{action.Because(action.RuleRelease,
+				action.Str("labels", labels.Set(rs.Labels).String()), action.Str("selector", sel.String()))}})
 		case ref != nil:
 		case deleting || !match || rs.DeletionTimestamp != nil:
 		case d.Namespace != "" && d.Namespace != rs.Namespace:
 		default:
 			claimed = append(claimed, rs)
-			changes = append(changes, OwnershipChange{ReplicaSet: rs, Adopt: true, Why: fmt.Sprintf(
-				"it has no controller and its labels %s match the selector %s", labels.Set(rs.Labels), sel)})
+			changes = append(changes, OwnershipChange{ReplicaSet: rs, Adopt: true, Why: action.Reasons{action.Because(action.RuleAdopt,
+				action.Str("labels", labels.Set(rs.Labels).String()), action.Str("selector", sel.String()))}})
 		}
 	}
-	return claimed, changes, nil
+	return claimed, changes
 }
 
 type adoptPatch struct {

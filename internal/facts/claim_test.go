@@ -93,7 +93,7 @@ func TestClaim(t *testing.T) {
 			}
 			var got []change
 			for _, c := range changes {
-				if c.Why == "" {
+				if len(c.Why) == 0 {
 					t.Errorf("change of %s has no reason", c.ReplicaSet.Name)
 				}
 				got = append(got, change{Name: c.ReplicaSet.Name, Adopt: c.Adopt})

@@ -1,10 +1,9 @@
 package facts
 
 import (
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -17,7 +16,7 @@ import (
 //  3. The write carries both the size and refreshed annotations.
 //
 // ok is false when no write is needed. rs is not modified.
-func ScaleReplicaSet(rs *appsv1.ReplicaSet, n int32, d *appsv1.Deployment, force bool, why string) (s deployutil.Resize, ok bool) {
+func ScaleReplicaSet(rs *appsv1.ReplicaSet, n int32, d *appsv1.Deployment, force bool, why ...action.Reason) (s deployutil.Resize, ok bool) {
 	cur := *rs.Spec.Replicas
 	if !force && cur == n {
 		return deployutil.Resize{}, false
@@ -29,8 +28,8 @@ func ScaleReplicaSet(rs *appsv1.ReplicaSet, n int32, d *appsv1.Deployment, force
 	to := *rs
 	to.Spec.Replicas = &n
 	to.Annotations, _ = WithReplicasAnnotations(rs.Annotations, desired, maxReplicas)
-	if why == "" {
-		why = fmt.Sprintf("refresh the replica annotations to desired %d, max %d", desired, maxReplicas)
+	if len(why) == 0 {
+		why = []action.Reason{action.Because(action.RuleReplicasAnnotations, action.Num("desired", desired), action.Num("max", maxReplicas))}
 	}
 	return deployutil.Resize{From: rs, To: &to, Why: why}, true
 }

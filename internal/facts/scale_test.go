@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
@@ -56,7 +57,7 @@ func TestScaleReplicaSet(t *testing.T) {
 				t.Errorf("reason must be provided")
 			}
 			frozen := testutil.Freeze(t, d, tt.rs)
-			s, ok := facts.ScaleReplicaSet(tt.rs, tt.to, d, tt.force, tt.why)
+			s, ok := facts.ScaleReplicaSet(tt.rs, tt.to, d, tt.force, note(tt.why)...)
 			frozen.Check(t)
 			if ok != tt.wantOK {
 				t.Fatalf("ok = %v, want %v (%s)", ok, tt.wantOK, tt.reason)
@@ -64,7 +65,7 @@ func TestScaleReplicaSet(t *testing.T) {
 			if !ok {
 				return
 			}
-			if s.From != tt.rs || *s.To.Spec.Replicas != tt.to || s.Resized() != tt.wantResized || s.Direction() != tt.wantDirection || s.Why != tt.wantWhy {
+			if s.From != tt.rs || *s.To.Spec.Replicas != tt.to || s.Resized() != tt.wantResized || s.Direction() != tt.wantDirection || s.Why.String() != tt.wantWhy {
 				t.Errorf("got from %p to %d resized %v direction %s why %q (%s)", s.From, *s.To.Spec.Replicas, s.Resized(), s.Direction(), s.Why, tt.reason)
 			}
 			want := map[string]string{deployutil.DesiredReplicasAnnotation: "4", deployutil.MaxReplicasAnnotation: "5"}
@@ -78,4 +79,12 @@ func TestScaleReplicaSet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// note is a caller's reason for a write, or none for "".
+func note(text string) []action.Reason {
+	if text == "" {
+		return nil
+	}
+	return []action.Reason{action.Because(action.RuleNote, action.Str("text", text))}
 }

@@ -58,19 +58,27 @@ func IsSelectingAll(d *appsv1.Deployment) bool {
 // branch for such legacy objects, and so does Sync); its ReplicaSets and pods
 // are not checked, since that branch reads none.
 func Validate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) error {
+	_, err := ValidateSelect(d, rss, pods)
+	return err
+}
+
+// ValidateSelect is [Validate] that also returns the Deployment's parsed
+// selector, so that a sync parses it once (see [ClaimWith]).
+func ValidateSelect(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (labels.Selector, error) {
 	if d == nil {
-		return &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "the state needs a Deployment", Rule: ruleSnapshot}
+		return nil, &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "the state needs a Deployment", Rule: ruleSnapshot}
 	}
-	if err := validateDeployment(d); err != nil {
-		return err
+	sel, err := validateDeployment(d)
+	if err != nil {
+		return nil, err
 	}
 	if IsSelectingAll(d) {
-		return nil // the sync reads no ReplicaSet or pod
+		return sel, nil // the sync reads no ReplicaSet or pod
 	}
 	if err := validateReplicaSets(d, rss); err != nil {
-		return err
+		return nil, err
 	}
-	return validatePods(pods)
+	return sel, validatePods(pods)
 }
 
 // The rules an InputError can mirror.
@@ -103,52 +111,55 @@ func isPercent(s string) bool {
 
 type badFunc func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error
 
-func validateDeployment(d *appsv1.Deployment) error {
+func validateDeployment(d *appsv1.Deployment) (labels.Selector, error) {
 	bad := func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
 		return &deployutil.InputError{Object: objectName(d), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
 	}
 	if d.Name == "" {
-		return bad("metadata.name", deployutil.Required, nil, "a Deployment needs a name", ruleObjectMeta)
+		return nil, bad("metadata.name", deployutil.Required, nil, "a Deployment needs a name", ruleObjectMeta)
 	}
 	if errs := validation.IsDNS1123Subdomain(d.Name); len(errs) > 0 {
-		return bad("metadata.name", deployutil.Invalid, d.Name, errs[0], ruleDNSSubdomain)
+		return nil, bad("metadata.name", deployutil.Invalid, d.Name, errs[0], ruleDNSSubdomain)
 	}
 	s := &d.Spec
 	if s.Replicas == nil {
-		return bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
+		return nil, bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
 	}
 	if *s.Replicas < 0 {
-		return bad("spec.replicas", deployutil.Invalid, *s.Replicas, "must be greater than or equal to 0", ruleSpec)
+		return nil, bad("spec.replicas", deployutil.Invalid, *s.Replicas, "must be greater than or equal to 0", ruleSpec)
 	}
 	if s.Selector == nil {
-		return bad("spec.selector", deployutil.Required, nil, "a Deployment needs a selector", ruleSpec)
+		return nil, bad("spec.selector", deployutil.Required, nil, "a Deployment needs a selector", ruleSpec)
 	}
 	sel, err := metav1.LabelSelectorAsSelector(s.Selector)
 	if err != nil {
-		return bad("spec.selector", deployutil.Invalid, metav1.FormatLabelSelector(s.Selector), err.Error(), ruleSpec+" (invalid label selector)")
+		return nil, bad("spec.selector", deployutil.Invalid, metav1.FormatLabelSelector(s.Selector), err.Error(), ruleSpec+" (invalid label selector)")
 	}
 	if !sel.Matches(labels.Set(s.Template.Labels)) {
-		return bad("spec.template.metadata.labels", deployutil.Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`",
+		return nil, bad("spec.template.metadata.labels", deployutil.Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`",
 			"apps/v1 ValidatePodTemplateSpecForReplicaSet")
 	}
 	if s.MinReadySeconds < 0 {
-		return bad("spec.minReadySeconds", deployutil.Invalid, s.MinReadySeconds, "must be greater than or equal to 0", ruleSpec)
+		return nil, bad("spec.minReadySeconds", deployutil.Invalid, s.MinReadySeconds, "must be greater than or equal to 0", ruleSpec)
 	}
 	if s.RevisionHistoryLimit != nil && *s.RevisionHistoryLimit < 0 {
-		return bad("spec.revisionHistoryLimit", deployutil.Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0", ruleSpec)
+		return nil, bad("spec.revisionHistoryLimit", deployutil.Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0", ruleSpec)
 	}
 	if p := s.ProgressDeadlineSeconds; p != nil {
 		if *p < 0 {
-			return bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, "must be greater than or equal to 0", ruleSpec)
+			return nil, bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, "must be greater than or equal to 0", ruleSpec)
 		}
 		if *p <= s.MinReadySeconds {
-			return bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds), ruleSpec)
+			return nil, bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds), ruleSpec)
 		}
 	}
 	if err := validateStrategy(d, bad); err != nil {
-		return err
+		return nil, err
 	}
-	return validateDeploymentStatus(&d.Status, bad)
+	if err := validateDeploymentStatus(&d.Status, bad); err != nil {
+		return nil, err
+	}
+	return sel, nil
 }
 
 func validateStrategy(d *appsv1.Deployment, bad badFunc) error {
@@ -231,18 +242,50 @@ func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad badFunc) error {
 }
 
 func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
-	names := make(map[string]struct{}, len(rss))
-	uids := make(map[types.UID]struct{}, len(rss))
+	seen := seenSet{earlier: rss}
+	if len(rss) > linearSeen {
+		seen.names = make(map[string]struct{}, len(rss))
+		seen.uids = make(map[types.UID]struct{}, len(rss))
+	}
 	for i, rs := range rss {
 		if rs == nil {
 			return &deployutil.InputError{Object: fmt.Sprintf("ReplicaSet #%d", i), Field: "replicaSets", Kind: deployutil.Required, Detail: "nil ReplicaSet in the state", Rule: ruleSnapshot}
 		}
-		if err := validateReplicaSet(d, rs, i, names, uids); err != nil {
+		seen.n = i
+		if err := validateReplicaSet(d, rs, i, &seen); err != nil {
 			return err
 		}
-		names[rs.Name], uids[rs.UID] = struct{}{}, struct{}{}
+		if seen.names != nil {
+			seen.names[rs.Name], seen.uids[rs.UID] = struct{}{}, struct{}{}
+		}
 	}
 	return nil
+}
+
+// linearSeen is the number of ReplicaSets up to which duplicates are found
+// by scanning the earlier ones: cheaper than two maps for the usual few.
+const linearSeen = 32
+
+// seenSet answers whether an earlier ReplicaSet of the state (the first n of
+// earlier) has a name or UID: by a scan, or by the maps when they are set.
+type seenSet struct {
+	earlier []*appsv1.ReplicaSet
+	n       int
+	names   map[string]struct{}
+	uids    map[types.UID]struct{}
+}
+
+func (s *seenSet) has(name string, uid types.UID) (dupName, dupUID bool) {
+	if s.names != nil {
+		_, dupName = s.names[name]
+		_, dupUID = s.uids[uid]
+		return dupName, dupUID
+	}
+	for _, rs := range s.earlier[:s.n] {
+		dupName = dupName || rs.Name == name
+		dupUID = dupUID || rs.UID == uid
+	}
+	return dupName, dupUID
 }
 
 // validatePods refuses a nil pod: the only thing about pods that cannot be
@@ -266,14 +309,13 @@ func rsObject(rs *appsv1.ReplicaSet, i int) string {
 	return "ReplicaSet " + rs.Namespace + "/" + rs.Name
 }
 
-// validateReplicaSet checks one ReplicaSet; names and uids hold those of the
+// validateReplicaSet checks one ReplicaSet; seen answers for the
 // ReplicaSets before it.
-func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, names map[string]struct{}, uids map[types.UID]struct{}) error {
+func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, seen *seenSet) error {
 	bad := func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
 		return &deployutil.InputError{Object: rsObject(rs, i), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
 	}
-	_, dupName := names[rs.Name]
-	_, dupUID := uids[rs.UID]
+	dupName, dupUID := seen.has(rs.Name, rs.UID)
 	switch {
 	case rs.Name == "":
 		return bad("metadata.name", deployutil.Required, nil, "a ReplicaSet needs a name", ruleObjectMeta)

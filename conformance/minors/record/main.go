@@ -235,29 +235,35 @@ func planOf(s deploysync.State, out *minors.Outcome) (deploysync.Plan, error) {
 		a, ok := after[rs.Name]
 		switch {
 		case !ok:
-			p.Actions = append(p.Actions, &action.DeleteReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Why: "upstream deleted it"})
+			p.Actions = append(p.Actions, &action.DeleteReplicaSet{Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Why: note("upstream deleted it")})
 		case !equality.Semantic.DeepEqual(a.ObjectMeta, rs.ObjectMeta) || !equality.Semantic.DeepEqual(a.Spec, rs.Spec):
-			p.Actions = append(p.Actions, &action.UpdateReplicaSet{ReplicaSet: a, Why: "upstream updated it"})
+			p.Actions = append(p.Actions, &action.UpdateReplicaSet{ReplicaSet: a, Why: note("upstream updated it")})
 		}
 	}
 	for _, rs := range rss {
 		if before[rs.Name] == nil {
-			p.Actions = append(p.Actions, &action.CreateReplicaSet{ReplicaSet: rs, Why: "upstream created it"})
+			p.Actions = append(p.Actions, &action.CreateReplicaSet{ReplicaSet: rs, Why: note("upstream created it")})
 		}
 	}
 	old := s.Deployment
 	if !equality.Semantic.DeepEqual(d.ObjectMeta, old.ObjectMeta) || !equality.Semantic.DeepEqual(d.Spec, old.Spec) {
-		p.Actions = append(p.Actions, &action.UpdateDeployment{Deployment: d, Why: "upstream updated it"})
+		p.Actions = append(p.Actions, &action.UpdateDeployment{Deployment: d, Why: note("upstream updated it")})
 	}
 	if !equality.Semantic.DeepEqual(d.Status, old.Status) || !equality.Semantic.DeepEqual(d.Annotations, old.Annotations) {
-		p.Actions = append(p.Actions, &action.UpdateDeploymentStatus{Deployment: d, Why: "upstream updated its status"})
+		p.Actions = append(p.Actions, &action.UpdateDeploymentStatus{Deployment: d, Why: note("upstream updated its status")})
 	}
 	for _, e := range out.Events {
-		p.Actions = append(p.Actions, &action.Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Why: "upstream recorded it"})
+		p.Actions = append(p.Actions, &action.Event{Type: e.Type, Reason: e.Reason, Message: e.Message, Why: note("upstream recorded it")})
 	}
 	p.Requeue, p.RequeueAfter = out.RequeueRateLimited, out.RequeueAfter
 	if out.Failed {
 		p.Err = errors.New(out.Err)
 	}
 	return p, nil
+}
+
+// note is the reason of a recorded action: upstream decided it, so the
+// recording can only say what upstream did.
+func note(text string) action.Reasons {
+	return action.Reasons{action.Because(action.RuleNote, action.Str("text", text))}
 }

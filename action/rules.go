@@ -1,0 +1,306 @@
+package action
+
+// Rule identifies the decision rule a [Reason] comes from. The values are
+// the constants' names without "Rule" ("RollingScaleUpNew"); they are
+// stable, so tools may switch on them. Each constant's documentation says
+// what the rule decides, then the names of its values in order.
+type Rule string
+
+// The rules of a sync's decisions.
+const (
+	// RuleRollingScaleUpNew: the rolling update grows the new ReplicaSet
+	// within maxSurge. Values: replicaSet, from, to, maxSurge, maxPods, pods.
+	RuleRollingScaleUpNew Rule = "RollingScaleUpNew"
+	// RuleScaleDownNew: the new ReplicaSet is larger than spec.replicas and
+	// shrinks to it. Values: replicaSet, from, to, replicas.
+	RuleScaleDownNew Rule = "ScaleDownNew"
+	// RuleRollingScaleDownUnavailable: the rolling update removes unavailable
+	// replicas of an old ReplicaSet, oldest first, within the room
+	// maxUnavailable leaves. Values: replicaSet, from, to, unavailable, room.
+	RuleRollingScaleDownUnavailable Rule = "RollingScaleDownUnavailable"
+	// RuleRollingScaleDownOld: the rolling update shrinks an old ReplicaSet by
+	// the available pods beyond replicas − maxUnavailable. Values: replicaSet,
+	// from, to, available, minAvailable, replicas, maxUnavailable.
+	RuleRollingScaleDownOld Rule = "RollingScaleDownOld"
+	// RuleRollingWaits: (a plan's Why) the rolling update can neither grow the
+	// new ReplicaSet nor shrink an old one until pods change. Values:
+	// maxSurge, maxPods, pods, available, minAvailable, replicas,
+	// maxUnavailable.
+	RuleRollingWaits Rule = "RollingWaits"
+	// RuleLimitHoldsNew: a rollout limit holds the new ReplicaSet below what
+	// maxSurge allows. Values: limit, max.
+	RuleLimitHoldsNew Rule = "LimitHoldsNew"
+	// RuleLimitKeepsOld: a rollout limit keeps replicas on the old
+	// ReplicaSets. Values: limit, keep.
+	RuleLimitKeepsOld Rule = "LimitKeepsOld"
+	// RuleLimitScaleUpOld: a lowered rollout limit grows an old ReplicaSet
+	// back. Values: replicaSet, from, to, limit, leaves, have, maxSurge,
+	// maxPods, pods.
+	RuleLimitScaleUpOld Rule = "LimitScaleUpOld"
+	// RuleLimitScaleDownNew: a lowered rollout limit shrinks the new
+	// ReplicaSet. Values: replicaSet, from, to, limit, unavailable, available,
+	// minAvailable, replicas, maxUnavailable.
+	RuleLimitScaleDownNew Rule = "LimitScaleDownNew"
+	// RuleReplicasAnnotations: a ReplicaSet of the right size gets its
+	// desired-replicas and max-replicas annotations rewritten. Values:
+	// desired, max.
+	RuleReplicasAnnotations Rule = "ReplicasAnnotations"
+	// RuleRecreateScaleDownOld: Recreate scales every old ReplicaSet to zero
+	// before starting new pods. Values: replicaSet, from.
+	RuleRecreateScaleDownOld Rule = "RecreateScaleDownOld"
+	// RuleRecreateWaits: (a plan's Why, followed by the pods it waits for)
+	// Recreate starts no new pod while an old one runs.
+	RuleRecreateWaits Rule = "RecreateWaits"
+	// RuleRecreateOldPodsReported: old ReplicaSets still report pods in their
+	// status. Values: pods.
+	RuleRecreateOldPodsReported Rule = "RecreateOldPodsReported"
+	// RuleRecreateOldPodRunning: an old pod has not finished. Values: pod,
+	// replicaSet, phase.
+	RuleRecreateOldPodRunning Rule = "RecreateOldPodRunning"
+	// RuleRecreateScaleUpNew: Recreate scales the new ReplicaSet up once no
+	// old pod runs. Values: replicaSet, from, to.
+	RuleRecreateScaleUpNew Rule = "RecreateScaleUpNew"
+	// RuleOnlyActive: a scaling event sizes the only ReplicaSet that should
+	// run pods. Values: replicas.
+	RuleOnlyActive Rule = "OnlyActive"
+	// RuleSaturated: a scaling event scales old ReplicaSets to zero once the
+	// new one is saturated. Values: replicaSet, available, replicas.
+	RuleSaturated Rule = "Saturated"
+	// RuleProportional: proportional scaling gives a ReplicaSet its share.
+	// Values: active, current, allowed, replicas, maxSurge, share.
+	RuleProportional Rule = "Proportional"
+	// RuleUnhealthyFirst: proportional scaling with the fix UnhealthyFirst;
+	// followed by a reason for this ReplicaSet and Share. Values: active,
+	// current, allowed, replicas, maxSurge, took, rest.
+	RuleUnhealthyFirst Rule = "UnhealthyFirst"
+	// RuleUnhealthyFirstNew: the new ReplicaSet gives up no unavailable
+	// replica first.
+	RuleUnhealthyFirstNew Rule = "UnhealthyFirstNew"
+	// RuleUnhealthyFirstGave: an old ReplicaSet gave up unavailable replicas.
+	// Values: unavailable, replicas, available, gave.
+	RuleUnhealthyFirstGave Rule = "UnhealthyFirstGave"
+	// RuleUnhealthyFirstLate: older ReplicaSets already gave up all that was
+	// to be removed. Values: unavailable, removed.
+	RuleUnhealthyFirstLate Rule = "UnhealthyFirstLate"
+	// RuleUnhealthyFirstHealthy: the ReplicaSet has no unavailable replica.
+	// Values: replicas, available.
+	RuleUnhealthyFirstHealthy Rule = "UnhealthyFirstHealthy"
+	// RuleShare: the ReplicaSet's share of an UnhealthyFirst scaling. Values:
+	// share.
+	RuleShare Rule = "Share"
+	// RuleFixStaleDesired: the fix StaleDesiredReplicas rewrites stale replica
+	// annotations. Values: replicas, desired, max, maxReplicas, maxSurge
+	// (desired and max as read, quoted, or "missing").
+	RuleFixStaleDesired Rule = "FixStaleDesired"
+	// RuleCleanup: an old ReplicaSet past revisionHistoryLimit is deleted.
+	// Values: revisionHistoryLimit, exist, revision.
+	RuleCleanup Rule = "Cleanup"
+	// RuleAdopt: an orphaned ReplicaSet whose labels match is adopted. Values:
+	// labels, selector.
+	RuleAdopt Rule = "Adopt"
+	// RuleRelease: an owned ReplicaSet whose labels no longer match is
+	// released. Values: labels, selector.
+	RuleRelease Rule = "Release"
+	// RuleSelectingAll: the Deployment's selector is empty.
+	RuleSelectingAll Rule = "SelectingAll"
+	// RuleObserveGeneration: the status records the Deployment's generation.
+	// Values: generation.
+	RuleObserveGeneration Rule = "ObserveGeneration"
+	// RulePaused: Progressing becomes Unknown on a pause.
+	RulePaused Rule = "Paused"
+	// RuleResumed: Progressing becomes Unknown on a resume.
+	RuleResumed Rule = "Resumed"
+	// RuleScaleEvent: a ScalingReplicaSet event reports the scale of the
+	// ReplicaSet written just before it. Values: replicaSet.
+	RuleScaleEvent Rule = "ScaleEvent"
+	// RuleNewStartsEvent: a ScalingReplicaSet event reports the new
+	// ReplicaSet's first size.
+	RuleNewStartsEvent Rule = "NewStartsEvent"
+	// RuleCreateNew: no ReplicaSet matches the pod template, so the new one is
+	// created. Values: replicaSet, hash, revision, replicas.
+	RuleCreateNew Rule = "CreateNew"
+	// RuleCreateNewLimited: CreateNew under a rollout limit. Values:
+	// replicaSet, hash, revision, replicas, maxSurgeAllows, limit, max.
+	RuleCreateNewLimited Rule = "CreateNewLimited"
+	// RuleRecordRevision: the Deployment's revision annotation takes the new
+	// ReplicaSet's revision. Values: revision.
+	RuleRecordRevision Rule = "RecordRevision"
+	// RuleRecordFoundRevision: the Deployment's revision annotation takes the
+	// revision of the new ReplicaSet found. Values: revision.
+	RuleRecordFoundRevision Rule = "RecordFoundRevision"
+	// RuleStartTracking: a Deployment with a progress deadline and no
+	// Progressing condition gets one.
+	RuleStartTracking Rule = "StartTracking"
+	// RuleNoteCreated: the Progressing condition notes the new ReplicaSet.
+	RuleNoteCreated Rule = "NoteCreated"
+	// RuleHashCollision: the new ReplicaSet's name is taken by another
+	// ReplicaSet. Values: replicaSet, collisionCount.
+	RuleHashCollision Rule = "HashCollision"
+	// RuleHashCollisionReleased: the new ReplicaSet's name is taken by a
+	// ReplicaSet this sync releases. Values: replicaSet, collisionCount.
+	RuleHashCollisionReleased Rule = "HashCollisionReleased"
+	// RuleCreateRefused: (Kubernetes 1.33) the apiserver refuses the new
+	// ReplicaSet's name. Values: replicaSet, length.
+	RuleCreateRefused Rule = "CreateRefused"
+	// RuleCreateRefusedEvent: (Kubernetes 1.33) the event of the refused
+	// create. Values: kubernetesVersion, replicaSet, length.
+	RuleCreateRefusedEvent Rule = "CreateRefusedEvent"
+	// RuleRollbackNoPrevious: the rollback asks for the previous revision and
+	// there is none.
+	RuleRollbackNoPrevious Rule = "RollbackNoPrevious"
+	// RuleRollbackNotFound: the rollback's revision does not exist. Values:
+	// revision.
+	RuleRollbackNotFound Rule = "RollbackNotFound"
+	// RuleRollbackUnchanged: the rollback's revision has the current template.
+	// Values: revision, replicaSet.
+	RuleRollbackUnchanged Rule = "RollbackUnchanged"
+	// RuleRollbackDone: the rollback's template is back. Values: revision.
+	RuleRollbackDone Rule = "RollbackDone"
+	// RuleRollbackNothingPrevious: the Deployment update of
+	// RollbackNoPrevious.
+	RuleRollbackNothingPrevious Rule = "RollbackNothingPrevious"
+	// RuleRollbackMissing: the Deployment update of RollbackNotFound. Values:
+	// revision.
+	RuleRollbackMissing Rule = "RollbackMissing"
+	// RuleRollbackNothing: the Deployment update of RollbackUnchanged.
+	RuleRollbackNothing Rule = "RollbackNothing"
+	// RuleRollbackTemplate: the rollback restores a revision's template and
+	// annotations. Values: revision, replicaSet.
+	RuleRollbackTemplate Rule = "RollbackTemplate"
+	// RuleClearRollback: the deprecated rollback annotation is removed
+	// (follows the rollback's reason).
+	RuleClearRollback Rule = "ClearRollback"
+	// RuleNote: a sentence a tool supplies for an action Sync did not decide
+	// (a recorded plan). Values: text.
+	RuleNote Rule = "Note"
+	// RuleStatus: the Deployment's status changes. Values, each present only
+	// when it changes: observedGeneration; for each count that changes (in
+	// status order: replicas, updatedReplicas, readyReplicas,
+	// availableReplicas, unavailableReplicas, terminatingReplicas) its old
+	// and new value as "<field>.from" and "<field>.to" ("-" for an unset
+	// terminatingReplicas); for each condition set or refreshed
+	// "<Type>.status" and "<Type>.reason"; for each condition removed "drop"
+	// with its type. With no value the write only refreshes the status.
+	RuleStatus Rule = "Status"
+	// RuleSyncNewReplicaSet: the new ReplicaSet's annotations or
+	// minReadySeconds are brought up to date. Values: replicaSet, then only
+	// what changes: minReadySeconds.from and minReadySeconds.to, revision.from
+	// and revision.to (texts, "none" for no revision), copyAnnotations (1
+	// when the Deployment's annotations are copied).
+	RuleSyncNewReplicaSet Rule = "SyncNewReplicaSet"
+)
+
+// sentence returns the rule's format: its values in order fill the verbs.
+func (r Rule) sentence() (string, bool) {
+	switch r {
+	case RuleRollingScaleUpNew:
+		return "scale up new ReplicaSet %s %d→%d: maxSurge %d allows %d pods, %d exist", true
+	case RuleScaleDownNew:
+		return "scale down new ReplicaSet %s %d→%d: the Deployment wants %d replicas", true
+	case RuleRollingScaleDownUnavailable:
+		return "scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go", true
+	case RuleRollingScaleDownOld:
+		return "scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)", true
+	case RuleRollingWaits:
+		return "the rollout waits for pods: maxSurge %d allows %d pods and %d exist; %d pods are available and %d must stay (replicas %d − maxUnavailable %d)", true
+	case RuleLimitHoldsNew:
+		return "%s holds it at %d", true
+	case RuleLimitKeepsOld:
+		return "%s keeps %d replicas on the old ReplicaSets", true
+	case RuleLimitScaleUpOld:
+		return "scale up old ReplicaSet %s %d→%d: %s leaves %d replicas to the old ReplicaSets and they have %d; maxSurge %d allows %d pods, %d exist", true
+	case RuleLimitScaleDownNew:
+		return "scale down new ReplicaSet %s %d→%d: %s is below its size; %d of its replicas are unavailable, %d pods are available and %d must stay (replicas %d − maxUnavailable %d)", true
+	case RuleReplicasAnnotations:
+		return "refresh the replica annotations to desired %d, max %d", true
+	case RuleRecreateScaleDownOld:
+		return "scale down old ReplicaSet %s %d→0: Recreate stops every old pod before starting new ones", true
+	case RuleRecreateWaits:
+		return "Recreate starts no new pod while old pods run", true
+	case RuleRecreateOldPodsReported:
+		return "old ReplicaSets still report %d pods", true
+	case RuleRecreateOldPodRunning:
+		return "old pod %s of ReplicaSet %s has not finished (%s)", true
+	case RuleRecreateScaleUpNew:
+		return "scale up new ReplicaSet %s %d→%d: no old pod runs any more", true
+	case RuleOnlyActive:
+		return "it is the only ReplicaSet that should run pods; spec.replicas is %d", true
+	case RuleSaturated:
+		return "the new ReplicaSet %s is saturated (%d of %d available)", true
+	case RuleProportional:
+		return "proportional scaling: %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); this one's share is %d", true
+	case RuleUnhealthyFirst:
+		return "proportional scaling, unavailable replicas of old ReplicaSets first (fix UnhealthyFirst): %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); old ReplicaSets give up %d unavailable replicas first, oldest first, and the other %d are shared in proportion to size", true
+	case RuleUnhealthyFirstNew:
+		return "this is the new ReplicaSet, which gives up no unavailable replica first", true
+	case RuleUnhealthyFirstGave:
+		return "this one had %d unavailable (%d replicas, %d available) and gave up %d of them", true
+	case RuleUnhealthyFirstLate:
+		return "this one has %d unavailable, but older ReplicaSets already gave up all %d", true
+	case RuleUnhealthyFirstHealthy:
+		return "this one has no unavailable replica (%d replicas, %d available)", true
+	case RuleShare:
+		return "its share is %d", true
+	case RuleFixStaleDesired:
+		return "fix StaleDesiredReplicas: it is the only ReplicaSet that should run pods and already has spec.replicas %[1]d, but its desired-replicas (%[2]s) and max-replicas (%[3]s) annotations are stale; they become %[1]d and %[4]d (replicas %[1]d + maxSurge %[5]d) so the next sync is no scaling event", true
+	case RuleCleanup:
+		return "revisionHistoryLimit %[1]d keeps %[1]d old ReplicaSets and %[2]d exist; this one (revision %[3]s) is among the oldest and scaled to zero", true
+	case RuleAdopt:
+		return "it has no controller and its labels %s match the selector %s", true
+	case RuleRelease:
+		return "it is controlled by this Deployment but its labels %s no longer match the selector %s", true
+	case RuleSelectingAll:
+		return "the selector is empty; the controller acts on no Deployment that selects every pod", true
+	case RuleObserveGeneration:
+		return "observe generation %d", true
+	case RulePaused:
+		return "the Deployment is paused: Progressing becomes Unknown so the pause does not count against the progress deadline", true
+	case RuleResumed:
+		return "the Deployment is resumed: the progress deadline starts again now", true
+	case RuleScaleEvent:
+		return "reports the scale of %s", true
+	case RuleNewStartsEvent:
+		return "the new ReplicaSet starts with replicas", true
+	case RuleCreateNew:
+		return "no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas", true
+	case RuleCreateNewLimited:
+		return "no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas (maxSurge allows %d; %s holds it at %d)", true
+	case RuleRecordRevision:
+		return "record revision %s on the Deployment", true
+	case RuleRecordFoundRevision:
+		return "record revision %s of the new ReplicaSet on the Deployment", true
+	case RuleStartTracking:
+		return "start tracking progress: there is a progress deadline and no Progressing condition yet", true
+	case RuleNoteCreated:
+		return "note the new ReplicaSet in the Progressing condition", true
+	case RuleHashCollision:
+		return "hash collision: %s exists and is not this Deployment's ReplicaSet with this template; collisionCount %d gives the next sync another name", true
+	case RuleHashCollisionReleased:
+		return "hash collision: %s exists and is released by this sync: no longer this Deployment's; collisionCount %d gives the next sync another name", true
+	case RuleCreateRefused:
+		return "the apiserver refuses the new ReplicaSet's name %q (%d characters): Progressing becomes False, ReplicaSetCreateError", true
+	case RuleCreateRefusedEvent:
+		return "%s's controller names the new ReplicaSet %q (%d characters), which is no DNS subdomain; the create fails", true
+	case RuleRollbackNoPrevious:
+		return "rollback to the previous revision asked, but no ReplicaSet has an earlier revision", true
+	case RuleRollbackNotFound:
+		return "rollback to revision %d asked, but no ReplicaSet has it", true
+	case RuleRollbackUnchanged:
+		return "revision %d (%s) has the current template", true
+	case RuleRollbackDone:
+		return "the template of revision %d is back", true
+	case RuleRollbackNothingPrevious:
+		return "no previous revision to roll back to", true
+	case RuleRollbackMissing:
+		return "revision %d not found", true
+	case RuleRollbackNothing:
+		return "nothing to roll back", true
+	case RuleRollbackTemplate:
+		return "roll the template back to revision %d (ReplicaSet %s) and take its annotations", true
+	case RuleClearRollback:
+		return "clear the rollback annotation", true
+	case RuleNote:
+		return "%s", true
+	}
+	return "", false
+}
