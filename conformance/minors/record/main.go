@@ -34,18 +34,20 @@ func main() {
 	states := flag.Int("states", 5000, "random states")
 	trajectories := flag.Int("trajectories", 200, "trajectories")
 	fuzzed := flag.Int("fuzzed-templates", 1700, "fuzzed templates (the hand-shaped ones come on top)")
+	kubectlStates := flag.Int("kubectl-states", 300, "random states kubectl is asked about (the scenarios come on top)")
+	only := flag.String("only", "", "record only this file (a quick look; the manifest is not written)")
 	flag.Parse()
 	if _, ok := minors.Versions[*minor]; !ok || *oraclePath == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: record -minor 1.3x -oracle path -out dir")
 		os.Exit(2)
 	}
-	if err := record(*minor, *oraclePath, *out, *states, *trajectories, *fuzzed); err != nil {
+	if err := record(*minor, *oraclePath, *out, *only, *states, *trajectories, *fuzzed, *kubectlStates); err != nil {
 		fmt.Fprintln(os.Stderr, "record:", err)
 		os.Exit(1)
 	}
 }
 
-func record(minor, oraclePath, out string, nStates, nTrajectories, nFuzzed int) error {
+func record(minor, oraclePath, out, only string, nStates, nTrajectories, nFuzzed, nKubectl int) error {
 	o, err := startOracle(oraclePath)
 	if err != nil {
 		return err
@@ -61,6 +63,9 @@ func record(minor, oraclePath, out string, nStates, nTrajectories, nFuzzed int) 
 	m := minors.Manifest{Minor: minor, Upstream: info.Version, GateDefault: info.GateDefault, Files: map[string]int{}}
 
 	step := func(file string, f func() ([]minors.Record, []string, error)) error {
+		if only != "" && only != file {
+			return nil
+		}
 		start := time.Now()
 		recs, notes, err := f()
 		if err != nil {
@@ -85,6 +90,12 @@ func record(minor, oraclePath, out string, nStates, nTrajectories, nFuzzed int) 
 	}
 	if err := step(minors.TemplatesFile, func() ([]minors.Record, []string, error) { return recordTemplates(o, info.GateDefault, nFuzzed) }); err != nil {
 		return err
+	}
+	if err := step(minors.KubectlFile, func() ([]minors.Record, []string, error) { return recordKubectl(o, nKubectl) }); err != nil {
+		return err
+	}
+	if only != "" {
+		return nil
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
