@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
@@ -40,7 +42,7 @@ func sortedCountKeys(c kubectlCounts) []string {
 // with the minor's kubectl's recorded answers on one state: the describe
 // printer on the Deployment's template (DescribeTemplateFor), and per
 // revision the status viewer (RolloutStatus), `rollout history`
-// (HistoryTextFor) and `rollout undo` (Undo and UndoWarning: the same
+// (HistoryTextFor) and `rollout undo` (UndoFor and UndoWarning: the same
 // error, or the same skip, or the same patch leaving the same Deployment,
 // and the same warning on standard error).
 func checkKubectlRecord(c kubectlCounts, minor string, r minors.Record) error {
@@ -98,7 +100,7 @@ func checkKubectlRecord(c kubectlCounts, minor string, r minors.Record) error {
 	return nil
 }
 
-// checkUndo compares `kubectl rollout undo` with Undo and UndoWarning.
+// checkUndo compares `kubectl rollout undo` with UndoFor and UndoWarning.
 func checkUndo(c kubectlCounts, minor string, d *appsv1.Deployment, rss []*appsv1.ReplicaSet, a minors.KubectlRevision) error {
 	if a.UndoPanic != "" {
 		return fmt.Errorf("kubectl panicked: %s", a.UndoPanic)
@@ -113,7 +115,7 @@ func checkUndo(c kubectlCounts, minor string, d *appsv1.Deployment, rss []*appsv
 	if warning != "" {
 		c["undo warning"]++
 	}
-	p, err := dskubectl.Undo(d, rss, a.Revision)
+	p, err := dskubectl.UndoFor(minor, d, rss, a.Revision)
 	printed := "deployment.apps/" + d.Name + " " // the name printer's line
 	switch {
 	case a.UndoPatch == "" && a.UndoErr != "":
@@ -165,4 +167,37 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestKubectlCheckTellsMinorsApart checks that the kubectl check can fail:
+// 1.37's recorded `rollout undo` writes the last-applied warning (kubectl
+// v0.36.3 and later), so every 1.37 record holding it must differ when
+// checked as 1.35, whose undo writes nothing. (Others differ too: 1.37
+// prints probe thresholds as "successThreshold=", 1.35 as "#success=".)
+func TestKubectlCheckTellsMinorsApart(t *testing.T) {
+	recs, err := minors.ReadRecords(filepath.Join(minorsDir(), "1.37", minors.KubectlFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned, differ := 0, 0
+	for _, r := range recs {
+		w := false
+		for _, a := range r.Kubectl.Revisions {
+			w = w || a.UndoErrOut != ""
+		}
+		err := checkKubectlRecord(kubectlCounts{}, "1.35", r)
+		if err != nil {
+			differ++
+		}
+		if w {
+			warned++
+			if err == nil {
+				t.Errorf("%s: 1.37's kubectl warned on undo, the check as 1.35 found no difference", r.ID)
+			}
+		}
+	}
+	if warned == 0 {
+		t.Error("no 1.37 record holds the undo warning")
+	}
+	t.Logf("%d of %d records hold the warning; checked as 1.35, %d differ", warned, len(recs), differ)
 }
