@@ -5,6 +5,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/internal/kversion"
 )
@@ -72,4 +74,49 @@ func UndoWarning(version string, d *appsv1.Deployment) (string, error) {
 		"Rolling back will not update the %s annotation, which may cause unexpected behavior on future '%s apply' operations. "+
 		"Consider using '%s apply' with your previous configuration file instead.\n",
 		d.Name, cmd, corev1.LastAppliedConfigAnnotation, cmd, cmd), nil
+}
+
+// UndoFor is [Undo] as the kubectl of a Kubernetes minor sends it (version
+// as deploysync.WithKubernetesVersion parses it; an unsupported one is an
+// error that lists the supported minors). The rules are the same in every
+// minor; the patch's bytes are not: kubectl 1.33 serializes the template
+// with k8s.io/apimachinery v0.33.5, whose ObjectMeta.creationTimestamp
+// lacks the omitzero of v0.34 on, so its patch carries the template's zero
+// creationTimestamp as "metadata":{"creationTimestamp":null,...}; from 1.34
+// the key is left out, as [Undo] does.
+func UndoFor(version string, d *appsv1.Deployment, rss []*appsv1.ReplicaSet, toRevision int64) (*UndoPatch, error) {
+	m, err := kversion.Parse(version)
+	if err != nil {
+		return nil, err
+	}
+	return undo(m, d, rss, toRevision)
+}
+
+// templateV133 is a pod template as k8s.io/apimachinery v0.33.5 writes it
+// to JSON.
+type templateV133 struct {
+	ObjectMeta objectMetaV133 `json:"metadata,omitempty"`
+	Spec       corev1.PodSpec `json:"spec,omitempty"`
+}
+
+// objectMetaV133 is metav1.ObjectMeta with v0.33.5's JSON tags: the same
+// fields in the same order (the conversion from metav1.ObjectMeta would not
+// compile otherwise), creationTimestamp without omitzero, so a zero time is
+// written as null.
+type objectMetaV133 struct {
+	Name                       string                      `json:"name,omitempty"`
+	GenerateName               string                      `json:"generateName,omitempty"`
+	Namespace                  string                      `json:"namespace,omitempty"`
+	SelfLink                   string                      `json:"selfLink,omitempty"`
+	UID                        types.UID                   `json:"uid,omitempty"`
+	ResourceVersion            string                      `json:"resourceVersion,omitempty"`
+	Generation                 int64                       `json:"generation,omitempty"`
+	CreationTimestamp          metav1.Time                 `json:"creationTimestamp,omitempty"`
+	DeletionTimestamp          *metav1.Time                `json:"deletionTimestamp,omitempty"`
+	DeletionGracePeriodSeconds *int64                      `json:"deletionGracePeriodSeconds,omitempty"`
+	Labels                     map[string]string           `json:"labels,omitempty"`
+	Annotations                map[string]string           `json:"annotations,omitempty"`
+	OwnerReferences            []metav1.OwnerReference     `json:"ownerReferences,omitempty"`
+	Finalizers                 []string                    `json:"finalizers,omitempty"`
+	ManagedFields              []metav1.ManagedFieldsEntry `json:"managedFields,omitempty"`
 }

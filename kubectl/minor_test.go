@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/internal/kversion"
+	"github.com/deploysync/deploysync/internal/scenarios"
 	"github.com/deploysync/deploysync/kubectl"
 )
 
@@ -128,5 +129,54 @@ func TestHistoryTextForMissingRevision(t *testing.T) {
 		if got, err := kubectl.HistoryTextFor(v, d, []*appsv1.ReplicaSet{rs}, 0); err != nil || got != want {
 			t.Errorf("%s: the table differs from 1.37's: %q, %v", v, got, err)
 		}
+	}
+}
+
+// TestUndoFor: the bytes of `kubectl rollout undo`'s patch per minor, on the
+// scenario "template change" undone to revision 1. The expected patches are
+// kubectl's own, as recorded from k8s.io/kubectl v0.33.5, v0.34.4 and
+// v0.37.2 (conformance/testdata/minors/<minor>/kubectl.jsonl.gz).
+func TestUndoFor(t *testing.T) {
+	var sc *scenarios.Scenario
+	for _, s := range scenarios.All() {
+		if s.Name == "template change" {
+			sc = &s
+		}
+	}
+	if sc == nil {
+		t.Fatal("no scenario \"template change\"")
+	}
+	const (
+		v133 = `[{"op":"replace","path":"/spec/template","value":{"metadata":{"creationTimestamp":null,"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1","resources":{}}]}}},{"op":"replace","path":"/metadata/annotations","value":{}}]`
+		v134 = `[{"op":"replace","path":"/spec/template","value":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1","resources":{}}]}}},{"op":"replace","path":"/metadata/annotations","value":{}}]`
+	)
+	tests := []struct {
+		version string
+		want    string
+		reason  string
+	}{
+		{"1.33", v133, "k8s.io/apimachinery v0.33.5: ObjectMeta.creationTimestamp has no omitzero, a zero time is written as null"},
+		{"v1.33.5-eks-1", v133, "a server version string of 1.33"},
+		{"1.34", v134, "v0.34.4 adds omitzero: the zero creationTimestamp is left out"},
+		{"1.37", v134, "as Undo"},
+	}
+	for _, tc := range tests {
+		p, err := kubectl.UndoFor(tc.version, sc.State.Deployment, sc.State.ReplicaSets, 1)
+		if err != nil {
+			t.Fatalf("%s: %v (%s)", tc.version, err, tc.reason)
+		}
+		if string(p.Patch) != tc.want {
+			t.Errorf("%s: patch\n%s\nwant\n%s\n(%s)", tc.version, p.Patch, tc.want, tc.reason)
+		}
+		if _, err := p.ApplyTo(sc.State.Deployment); err != nil {
+			t.Errorf("%s: the patch does not apply: %v (%s)", tc.version, err, tc.reason)
+		}
+	}
+	def, err := kubectl.Undo(sc.State.Deployment, sc.State.ReplicaSets, 1)
+	if err != nil || string(def.Patch) != v134 {
+		t.Errorf("Undo: %v %s, want 1.37's patch", err, def)
+	}
+	if _, err := kubectl.UndoFor("1.32", sc.State.Deployment, sc.State.ReplicaSets, 1); err == nil || !strings.Contains(err.Error(), "1.33") {
+		t.Errorf("UndoFor(1.32): %v, want an error listing the supported minors", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // The reasons `kubectl rollout undo` does not patch, matched with
@@ -82,6 +83,10 @@ func (e *UndoError) Is(target error) bool { return target == e.Kind }
 // [UndoPatch.ApplyTo] applies the patch as an apiserver does.
 // Neither d nor rss is modified.
 func Undo(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, toRevision int64) (*UndoPatch, error) {
+	return undo(kversion.Default, d, rss, toRevision)
+}
+
+func undo(m kversion.Minor, d *appsv1.Deployment, rss []*appsv1.ReplicaSet, toRevision int64) (*UndoPatch, error) {
 	if toRevision < 0 {
 		return nil, notFound(toRevision)
 	}
@@ -105,8 +110,12 @@ func Undo(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, toRevision int64) (*Un
 	// kubectl deletes the hash label from the map it has; a template whose
 	// only label was the hash keeps an empty (not absent) label map.
 	delete(template.Labels, deployutil.PodTemplateHashLabel)
+	var value any = template
+	if !m.AtLeast(kversion.V1_34) {
+		value = templateV133{ObjectMeta: objectMetaV133(template.ObjectMeta), Spec: template.Spec}
+	}
 	patch, err := json.Marshal([]any{
-		map[string]any{"op": "replace", "path": "/spec/template", "value": template},
+		map[string]any{"op": "replace", "path": "/spec/template", "value": value},
 		map[string]any{"op": "replace", "path": "/metadata/annotations", "value": facts.RollbackAnnotations(d, target)},
 	})
 	if err != nil {

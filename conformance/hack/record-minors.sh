@@ -17,7 +17,12 @@
 # Environment:
 #   DEPLOYSYNC_MINORS_SCRATCH  scratch directory (default $TMPDIR/deploysync-minors)
 #   DEPLOYSYNC_MINORS_OUT      corpus directory (default conformance/testdata/minors)
-#   DEPLOYSYNC_MINORS_BUILD_ONLY=1  build the oracles, record nothing
+#   DEPLOYSYNC_MINORS_BUILD_ONLY=1  build the oracles, record nothing (suite's
+#                              TestLiveMinors builds them so, DEPLOYSYNC_LIVE_ALL=1)
+#
+# The oracle links that minor's k8s.io/kubectl too (a staging module of the
+# release, so replaced by its published version like the others): the
+# corpus's kubectl.jsonl.gz holds its answers.
 #
 # The corpus is byte-identical from run to run (fixed seeds, sorted, no
 # times, gzip without name or mtime); suite's TestRecordDeterministic checks it

@@ -37,7 +37,7 @@ var Versions = map[string]string{
 
 // Request is one question to the oracle.
 type Request struct {
-	// Op is "info", "sync" or "hash".
+	// Op is "info", "sync", "hash" or "kubectl".
 	Op string `json:"op"`
 	// State is the state to sync (op "sync").
 	State *State `json:"state,omitempty"`
@@ -48,6 +48,9 @@ type Request struct {
 	// (op "hash").
 	Template       json.RawMessage `json:"template,omitempty"`
 	CollisionCount *int32          `json:"collisionCount,omitempty"`
+	// Revisions are the revisions kubectl is asked about on State's
+	// Deployment and ReplicaSets (op "kubectl").
+	Revisions []int64 `json:"revisions,omitempty"`
 }
 
 // State is a sync's input: the Deployment, the ReplicaSets in list order,
@@ -105,6 +108,53 @@ type Response struct {
 	// controller.ComputeHash (op "hash").
 	Template json.RawMessage `json:"template,omitempty"`
 	Hash     string          `json:"hash,omitempty"`
+
+	// Kubectl is the minor's kubectl's answers (op "kubectl"; Input is
+	// the state as the minor decoded it).
+	Kubectl *Kubectl `json:"kubectl,omitempty"`
+}
+
+// Kubectl is what the kubectl of a minor answers on one Deployment and its
+// ReplicaSets: the describe printer on the Deployment's template, and per
+// revision asked, the rollout status viewer, `kubectl rollout history
+// [--revision N]` and `kubectl rollout undo [--to-revision N]` (the
+// commands themselves, on a fake apiserver).
+type Kubectl struct {
+	// Describe is describe.DescribePodTemplate of the Deployment's
+	// template; DescribePanic is set instead if the printer panicked.
+	Describe      string            `json:"describe,omitempty"`
+	DescribePanic string            `json:"describePanic,omitempty"`
+	Revisions     []KubectlRevision `json:"revisions"`
+}
+
+// KubectlRevision is kubectl's answers for one revision.
+type KubectlRevision struct {
+	Revision int64 `json:"revision"`
+
+	// The status viewer (polymorphichelpers.DeploymentStatusViewer) on
+	// the Deployment: its message, verdict and error.
+	Status    string `json:"status"`
+	Done      bool   `json:"done,omitempty"`
+	StatusErr string `json:"statusErr,omitempty"`
+
+	// `kubectl rollout history deployment/NAME --revision N`: standard
+	// output and the error the command returned. HistoryPanic is set if
+	// kubectl panicked (some templates crash its describe printer).
+	History      string `json:"history,omitempty"`
+	HistoryErr   string `json:"historyErr,omitempty"`
+	HistoryPanic string `json:"historyPanic,omitempty"`
+
+	// `kubectl rollout undo deployment/NAME --to-revision N`: standard
+	// output, standard error, the command's error, the patch it sent to the
+	// Deployment (if any) with its type, and the Deployment after the patch
+	// if it applied.
+	UndoOut       string          `json:"undoOut,omitempty"`
+	UndoErrOut    string          `json:"undoErrOut,omitempty"`
+	UndoErr       string          `json:"undoErr,omitempty"`
+	UndoPanic     string          `json:"undoPanic,omitempty"`
+	UndoPatch     string          `json:"undoPatch,omitempty"`
+	UndoPatchType string          `json:"undoPatchType,omitempty"`
+	UndoAfter     json.RawMessage `json:"undoAfter,omitempty"`
 }
 
 // Record is one line of a corpus file.
@@ -129,6 +179,10 @@ type Record struct {
 	// same: an older apiserver drops the fields it does not know).
 	Hash     string          `json:"hash,omitempty"`
 	Original json.RawMessage `json:"original,omitempty"`
+
+	// Kubectl records only (kubectl.jsonl.gz): kubectl's answers on the
+	// input's Deployment and ReplicaSets.
+	Kubectl *Kubectl `json:"kubectl,omitempty"`
 }
 
 // Manifest describes one minor's corpus (manifest.json).
@@ -146,6 +200,7 @@ const (
 	RandomFile       = "random.jsonl.gz"
 	TrajectoriesFile = "trajectories.jsonl.gz"
 	TemplatesFile    = "templates.jsonl.gz"
+	KubectlFile      = "kubectl.jsonl.gz"
 	ManifestFile     = "manifest.json"
 )
 

@@ -30,6 +30,7 @@ func minorsDir() string {
 var minimum = map[string]int{
 	minors.RandomFile:    5000,
 	minors.TemplatesFile: 2000,
+	minors.KubectlFile:   300,
 }
 
 // minimumTrajectories is the least number of trajectory seeds.
@@ -71,7 +72,7 @@ func checkMinor(t *testing.T, minor string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, file := range []string{minors.ScenariosFile, minors.RandomFile, minors.TrajectoriesFile, minors.TemplatesFile} {
+	for _, file := range []string{minors.ScenariosFile, minors.RandomFile, minors.TrajectoriesFile, minors.TemplatesFile, minors.KubectlFile} {
 		recs, err := minors.ReadRecords(filepath.Join(dir, file))
 		if err != nil {
 			t.Fatal(err)
@@ -88,10 +89,16 @@ func checkMinor(t *testing.T, minor string) {
 			}
 		}
 		var cnt recordCounts
+		kc := kubectlCounts{}
 		var shown int
 		var differing []string
 		for _, r := range recs {
-			err := checkRecord(&cnt, minor, r, opts)
+			var err error
+			if file == minors.KubectlFile {
+				err = checkKubectlRecord(kc, minor, r)
+			} else {
+				err = checkRecord(&cnt, minor, r, opts)
+			}
 			if err == nil {
 				continue
 			}
@@ -104,8 +111,12 @@ func checkMinor(t *testing.T, minor string) {
 				t.Errorf("%s %s %s: %v", minor, file, r.ID, err)
 			}
 		}
-		t.Logf("%s %s: %d records: %d compared, %d refused by both, %d hashes checked (%d templates the minor's decoding changed); %d differ",
-			minor, file, len(recs), cnt.compared, cnt.refusedBoth, cnt.hashes, cnt.originals, cnt.differ)
+		if file == minors.KubectlFile {
+			t.Logf("%s %s: %d records (states), answers compared: %v; %d records differ", minor, file, len(recs), kc, cnt.differ)
+		} else {
+			t.Logf("%s %s: %d records: %d compared, %d refused by both, %d hashes checked (%d templates the minor's decoding changed); %d differ",
+				minor, file, len(recs), cnt.compared, cnt.refusedBoth, cnt.hashes, cnt.originals, cnt.differ)
+		}
 		if cnt.differ > shown {
 			t.Errorf("%s %s: %d records differ in all (%d shown); the first %d: %s", minor, file, cnt.differ, shown, len(differing), strings.Join(differing, ", "))
 		}

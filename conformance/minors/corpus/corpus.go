@@ -71,3 +71,32 @@ func Template(raw json.RawMessage) (*corev1.PodTemplateSpec, error) {
 	}
 	return t, nil
 }
+
+// Encode is the inverse of [State]: s as the protocol sends it.
+func Encode(s deploysync.State) (*minors.State, error) {
+	st := &minors.State{Now: s.Now}
+	var err error
+	if st.Deployment, err = json.Marshal(s.Deployment); err != nil {
+		return nil, err
+	}
+	for _, rs := range s.ReplicaSets {
+		b, err := json.Marshal(rs)
+		if err != nil {
+			return nil, err
+		}
+		st.ReplicaSets = append(st.ReplicaSets, b)
+	}
+	if len(s.Pods) > 0 {
+		st.Pods = map[string][]json.RawMessage{}
+		for uid, list := range s.Pods {
+			for _, p := range list {
+				b, err := json.Marshal(p)
+				if err != nil {
+					return nil, err
+				}
+				st.Pods[string(uid)] = append(st.Pods[string(uid)], b)
+			}
+		}
+	}
+	return st, nil
+}

@@ -66,6 +66,8 @@ func serve(r io.Reader, w io.Writer) error {
 			resp = sync(req)
 		case "hash":
 			resp = hash(req)
+		case "kubectl":
+			resp = kubectlAnswers(req)
 		default:
 			resp = minors.Response{Error: fmt.Sprintf("unknown op %q", req.Op)}
 		}

@@ -9,14 +9,11 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -37,18 +34,20 @@ func main() {
 	states := flag.Int("states", 5000, "random states")
 	trajectories := flag.Int("trajectories", 200, "trajectories")
 	fuzzed := flag.Int("fuzzed-templates", 1700, "fuzzed templates (the hand-shaped ones come on top)")
+	kubectlStates := flag.Int("kubectl-states", 300, "random states kubectl is asked about (the scenarios come on top)")
+	only := flag.String("only", "", "record only this file (a quick look; the manifest is not written)")
 	flag.Parse()
 	if _, ok := minors.Versions[*minor]; !ok || *oraclePath == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: record -minor 1.3x -oracle path -out dir")
 		os.Exit(2)
 	}
-	if err := record(*minor, *oraclePath, *out, *states, *trajectories, *fuzzed); err != nil {
+	if err := record(*minor, *oraclePath, *out, *only, *states, *trajectories, *fuzzed, *kubectlStates); err != nil {
 		fmt.Fprintln(os.Stderr, "record:", err)
 		os.Exit(1)
 	}
 }
 
-func record(minor, oraclePath, out string, nStates, nTrajectories, nFuzzed int) error {
+func record(minor, oraclePath, out, only string, nStates, nTrajectories, nFuzzed, nKubectl int) error {
 	o, err := startOracle(oraclePath)
 	if err != nil {
 		return err
@@ -64,6 +63,9 @@ func record(minor, oraclePath, out string, nStates, nTrajectories, nFuzzed int) 
 	m := minors.Manifest{Minor: minor, Upstream: info.Version, GateDefault: info.GateDefault, Files: map[string]int{}}
 
 	step := func(file string, f func() ([]minors.Record, []string, error)) error {
+		if only != "" && only != file {
+			return nil
+		}
 		start := time.Now()
 		recs, notes, err := f()
 		if err != nil {
@@ -89,6 +91,12 @@ func record(minor, oraclePath, out string, nStates, nTrajectories, nFuzzed int) 
 	if err := step(minors.TemplatesFile, func() ([]minors.Record, []string, error) { return recordTemplates(o, info.GateDefault, nFuzzed) }); err != nil {
 		return err
 	}
+	if err := step(minors.KubectlFile, func() ([]minors.Record, []string, error) { return recordKubectl(o, nKubectl) }); err != nil {
+		return err
+	}
+	if only != "" {
+		return nil
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -96,96 +104,28 @@ func record(minor, oraclePath, out string, nStates, nTrajectories, nFuzzed int) 
 	return os.WriteFile(filepath.Join(out, minors.ManifestFile), append(b, '\n'), 0o644)
 }
 
-// oracle is a running oracle process.
-type oracle struct {
-	cmd *exec.Cmd
-	in  *bufio.Writer
-	w   io.WriteCloser
-	dec *json.Decoder
-}
+// oracle is the running oracle the recorder asks.
+type oracle struct{ *minors.Oracle }
 
 func startOracle(path string) (*oracle, error) {
-	cmd := exec.Command(path)
-	cmd.Stderr = os.Stderr
-	w, err := cmd.StdinPipe()
+	o, err := minors.StartOracle(path)
 	if err != nil {
 		return nil, err
 	}
-	r, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &oracle{cmd: cmd, in: bufio.NewWriterSize(w, 1<<20), w: w, dec: json.NewDecoder(bufio.NewReaderSize(r, 1<<20))}, nil
+	return &oracle{o}, nil
 }
 
-func (o *oracle) ask(req minors.Request) (minors.Response, error) {
-	b, err := json.Marshal(req)
-	if err != nil {
-		return minors.Response{}, err
-	}
-	if _, err := o.in.Write(append(b, '\n')); err != nil {
-		return minors.Response{}, err
-	}
-	if err := o.in.Flush(); err != nil {
-		return minors.Response{}, err
-	}
-	var resp minors.Response
-	if err := o.dec.Decode(&resp); err != nil {
-		return resp, fmt.Errorf("reading the oracle's answer: %w", err)
-	}
-	if resp.Error != "" {
-		return resp, fmt.Errorf("the oracle: %s", resp.Error)
-	}
-	return resp, nil
-}
+func (o *oracle) ask(req minors.Request) (minors.Response, error) { return o.Ask(req) }
 
-func (o *oracle) close() {
-	_ = o.w.Close()
-	_ = o.cmd.Wait()
-}
+func (o *oracle) close() { _ = o.Close() }
 
 // syncRecord asks the oracle to sync s and makes the answer a record.
 func (o *oracle) syncRecord(id string, s deploysync.State, gate bool) (minors.Record, error) {
-	st, err := encodeState(s)
+	st, err := corpus.Encode(s)
 	if err != nil {
 		return minors.Record{}, fmt.Errorf("%s: %w", id, err)
 	}
-	resp, err := o.ask(minors.Request{Op: "sync", State: st, Gate: gate})
-	if err != nil {
-		return minors.Record{}, fmt.Errorf("%s: %w", id, err)
-	}
-	return minors.Record{ID: id, Gate: gate, Input: resp.Input, Accepted: resp.Accepted, Refusal: resp.Refusal, RunnerError: resp.RunnerError, Outcome: resp.Outcome}, nil
-}
-
-func encodeState(s deploysync.State) (*minors.State, error) {
-	st := &minors.State{Now: s.Now}
-	var err error
-	if st.Deployment, err = json.Marshal(s.Deployment); err != nil {
-		return nil, err
-	}
-	for _, rs := range s.ReplicaSets {
-		b, err := json.Marshal(rs)
-		if err != nil {
-			return nil, err
-		}
-		st.ReplicaSets = append(st.ReplicaSets, b)
-	}
-	if len(s.Pods) > 0 {
-		st.Pods = map[string][]json.RawMessage{}
-		for uid, list := range s.Pods {
-			for _, p := range list {
-				b, err := json.Marshal(p)
-				if err != nil {
-					return nil, err
-				}
-				st.Pods[string(uid)] = append(st.Pods[string(uid)], b)
-			}
-		}
-	}
-	return st, nil
+	return o.Sync(id, st, gate)
 }
 
 // recordScenarios records every named scenario with its own gate value and,
