@@ -87,10 +87,15 @@ type faultInjector struct {
 	// refused counts, by request path, the writes that did not take
 	// effect: injected 409s and 500s, and the apiserver's own 409s.
 	refused map[string]int
+	// failed counts, by the Deployment a write belongs to (see
+	// deploymentOf), the writes its controller saw fail: those refused
+	// and those whose reply was lost. Either ends that sync before its
+	// status write.
+	failed map[string]int
 }
 
 func newFaultInjector(seed int64, rates *faultRates) *faultInjector {
-	return &faultInjector{seed: seed, rates: rates, counts: &apiCounts{}, seq: map[string]uint64{}, refused: map[string]int{}}
+	return &faultInjector{seed: seed, rates: rates, counts: &apiCounts{}, seq: map[string]uint64{}, refused: map[string]int{}, failed: map[string]int{}}
 }
 
 // wrap returns a copy of cfg whose requests go through the injector.
@@ -109,17 +114,63 @@ func (f *faultInjector) draw(key string) float64 {
 	return unit(f.seed, key, n)
 }
 
-func (f *faultInjector) noteRefused(path string) {
+func (f *faultInjector) noteRefused(req *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.refused[path]++
+	f.refused[req.URL.Path]++
+	f.failed[deploymentOf(req)]++
 }
 
-// refusedWrites returns how many writes to path did not take effect.
-func (f *faultInjector) refusedWrites(path string) int {
+// noteFailed records a write whose reply was lost: it may have taken
+// effect, but the controller saw an error.
+func (f *faultInjector) noteFailed(req *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.refused[path]
+	f.failed[deploymentOf(req)]++
+}
+
+// failedWrites returns how many writes of the Deployment namespace/name,
+// or of an object of its namespace the injector could not attribute,
+// failed as its controller saw them.
+func (f *faultInjector) failedWrites(namespace, name string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.failed[namespace+"/"+name] + f.failed[namespace+"/*"]
+}
+
+// deploymentOf names the Deployment an apps write belongs to, as
+// namespace/name: the Deployment's own path, or a ReplicaSet's name
+// without its "-<pod-template-hash>" (the load's ReplicaSets are all named
+// so); for a create, the name in the body. namespace/* when neither tells.
+func deploymentOf(req *http.Request) string {
+	rest, ok := strings.CutPrefix(req.URL.Path, "/apis/apps/v1/namespaces/")
+	if !ok {
+		return "*/*"
+	}
+	parts := strings.Split(rest, "/")
+	ns := parts[0]
+	switch {
+	case len(parts) >= 3 && parts[1] == "deployments":
+		return ns + "/" + parts[2]
+	case len(parts) >= 3 && parts[1] == "replicasets":
+		if i := strings.LastIndex(parts[2], "-"); i > 0 {
+			return ns + "/" + parts[2][:i]
+		}
+	case len(parts) == 2 && parts[1] == "replicasets" && req.GetBody != nil:
+		var obj struct {
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+		}
+		if body, err := req.GetBody(); err == nil {
+			err = json.NewDecoder(body).Decode(&obj)
+			_ = body.Close()
+			if i := strings.LastIndex(obj.Metadata.Name, "-"); err == nil && i > 0 {
+				return ns + "/" + obj.Metadata.Name[:i]
+			}
+		}
+	}
+	return ns + "/*"
 }
 
 // unit hashes (seed, key, n) to [0, 1).
@@ -177,12 +228,12 @@ func (t *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			switch {
 			case u < r.conflict:
 				f.counts.injConflict.Add(1)
-				f.noteRefused(req.URL.Path)
+				f.noteRefused(req)
 				return statusResponse(req, http.StatusConflict, metav1.StatusReasonConflict,
 					"injected: Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again"), nil
 			case u < r.conflict+r.internal:
 				f.counts.injInternal.Add(1)
-				f.noteRefused(req.URL.Path)
+				f.noteRefused(req)
 				return statusResponse(req, http.StatusInternalServerError, metav1.StatusReasonInternalError, "injected: internal error"), nil
 			case u < r.conflict+r.internal+r.lostReply:
 				resp, err := t.next.RoundTrip(req)
@@ -194,7 +245,9 @@ func (t *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				f.counts.injLostReply.Add(1)
 				if resp.StatusCode == http.StatusConflict {
 					f.counts.conflicts.Add(1)
-					f.noteRefused(req.URL.Path)
+					f.noteRefused(req)
+				} else {
+					f.noteFailed(req)
 				}
 				return nil, lostReply{status: resp.StatusCode}
 			}
@@ -202,7 +255,7 @@ func (t *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err := t.next.RoundTrip(req)
 		if err == nil && resp.StatusCode == http.StatusConflict {
 			f.counts.conflicts.Add(1)
-			f.noteRefused(req.URL.Path)
+			f.noteRefused(req)
 		}
 		return resp, err
 	case isEventWrite(req):
