@@ -9,44 +9,17 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/internal/scenarios"
 )
 
-// revisionsToTry are the revisions asked of kubectl on a state: 0 (the
-// table; undo to the previous revision), a negative one, every revision the
-// ReplicaSets and the Deployment carry, their neighbours, and one nobody
-// has.
-func revisionsToTry(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []int64 {
-	seen := map[int64]bool{}
-	var out []int64
-	add := func(v int64) {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	add(0)
-	add(-1)
-	for _, rs := range rss {
-		if v, err := deployutil.Revision(rs); err == nil {
-			add(v)
-			add(v + 1)
-		}
-	}
-	if v, err := deployutil.Revision(d); err == nil {
-		add(v)
-	}
-	add(99)
-	return out
-}
-
 // compareState runs every comparison on one state.
 func compareState(t *testing.T, name string, d *appsv1.Deployment, rss []*appsv1.ReplicaSet, c counts) {
 	t.Helper()
 	hc := client(d, rss)
-	for _, rev := range revisionsToTry(d, rss) {
+	for _, rev := range minors.KubectlRevisions(d, rss) {
 		if err := compareStatus(d, rev, c); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -12,14 +12,9 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
-
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/conformance/minors/corpus"
-	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -151,31 +146,13 @@ func liveMinor(t *testing.T, minor, oraclePath string, firstSeed uint64, states,
 		if seed-firstSeed > uint64(20*trajectories) {
 			t.Fatalf("only %d of %d trajectories could start from seeds %d-%d", started, trajectories, firstSeed, seed-1)
 		}
-		src := gen.NewRand(seed)
-		c := gen.Valid(src)
-		if facts.Validate(c.State.Deployment, c.State.ReplicaSets, c.State.Pods) != nil {
+		src, c, ok, err := gen.TrajectoryStart(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
 			invalid++
 			continue
-		}
-		if seed%3 == 0 {
-			d := c.State.Deployment
-			d.DeletionTimestamp, d.Spec.Paused = nil, false
-			delete(d.Annotations, deployutil.RollbackToAnnotation)
-			if *d.Spec.Replicas > 1000 {
-				d.Spec.Replicas = ptr.To[int32](10)
-			}
-			if facts.IsSelectingAll(d) {
-				d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
-			}
-			steady, err := simulate.Steady(d, c.State.Now)
-			if errors.Is(err, deployutil.ErrInvalidInput) {
-				invalid++
-				continue
-			}
-			if err != nil {
-				t.Fatalf("seed %d: steady state: %v", seed, err)
-			}
-			c.State = steady
 		}
 		if worldPods(c) > liveMaxWorldPods {
 			tooLarge++

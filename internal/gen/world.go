@@ -1,12 +1,17 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -57,4 +62,42 @@ func WorldOptions(src Source, c Case, rollout bool) []simulate.Option {
 		opts = append(opts, simulate.WithChanges(changes...))
 	}
 	return opts
+}
+
+// TrajectoryStart draws the state the trajectory of seed starts from, and
+// the source its world (WorldOptions) is drawn from next. ok is false when
+// the drawn state is one an apiserver refuses: a world cannot start there.
+// Every third seed starts where most rollouts do, fully rolled out
+// (simulate.Steady) with the Deployment made able to roll: not being
+// deleted, not paused, no rollback asked, a selector that selects, at most
+// 1,000 replicas; WorldOptions' rollout should then be true. The
+// conformance suite, the per-minor recorder and the live run of every
+// minor start their trajectories here, so that one seed is one world.
+func TrajectoryStart(seed uint64) (src Source, c Case, ok bool, err error) {
+	src = NewRand(seed)
+	c = Valid(src)
+	if facts.Validate(c.State.Deployment, c.State.ReplicaSets, c.State.Pods) != nil {
+		return src, c, false, nil
+	}
+	if seed%3 != 0 {
+		return src, c, true, nil
+	}
+	d := c.State.Deployment
+	d.DeletionTimestamp, d.Spec.Paused = nil, false
+	delete(d.Annotations, deployutil.RollbackToAnnotation)
+	if *d.Spec.Replicas > 1000 {
+		d.Spec.Replicas = ptr.To[int32](10)
+	}
+	if facts.IsSelectingAll(d) {
+		d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	}
+	steady, err := simulate.Steady(d, c.State.Now)
+	if errors.Is(err, deployutil.ErrInvalidInput) {
+		return src, c, false, nil // the Deployment alone is one an apiserver refuses
+	}
+	if err != nil {
+		return src, c, false, fmt.Errorf("seed %d: steady state: %w", seed, err)
+	}
+	c.State = steady
+	return src, c, true, nil
 }

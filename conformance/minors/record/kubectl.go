@@ -16,34 +16,6 @@ import (
 	"github.com/deploysync/deploysync/internal/scenarios"
 )
 
-// kubectlRevisions are the revisions kubectl is asked about on a state: 0
-// (the table; undo to the previous revision), a negative one, every
-// revision the ReplicaSets and the Deployment carry, their neighbours (a
-// missing revision among them), and one nobody has.
-func kubectlRevisions(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []int64 {
-	seen := map[int64]bool{}
-	var out []int64
-	add := func(v int64) {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	add(0)
-	add(-1)
-	for _, rs := range rss {
-		if v, err := deployutil.Revision(rs); err == nil {
-			add(v)
-			add(v + 1)
-		}
-	}
-	if v, err := deployutil.Revision(d); err == nil {
-		add(v)
-	}
-	add(99)
-	return out
-}
-
 // kubectlState varies a generated state so that kubectl's answers reach
 // what the generator alone does not: a last-applied annotation (undo's
 // warning), change-causes on templates and ReplicaSets, a Deployment whose
@@ -112,7 +84,7 @@ func recordKubectl(o *oracle, n int) ([]minors.Record, []string, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}
-		resp, err := o.ask(minors.Request{Op: "kubectl", State: st, Revisions: kubectlRevisions(d, rss)})
+		resp, err := o.ask(minors.Request{Op: "kubectl", State: st, Revisions: minors.KubectlRevisions(d, rss)})
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}

@@ -5,13 +5,10 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/conformance/minors"
-	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/gen"
 	"github.com/deploysync/deploysync/simulate"
@@ -50,31 +47,13 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 		if seed > uint64(20*n) {
 			return nil, nil, fmt.Errorf("only %d of %d trajectories could start from seeds 1-%d", started, n, seed-1)
 		}
-		src := gen.NewRand(seed)
-		c := gen.Valid(src)
-		if err := facts.Validate(c.State.Deployment, c.State.ReplicaSets, c.State.Pods); err != nil {
+		src, c, ok, err := gen.TrajectoryStart(seed)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
 			invalid++ // a world cannot start from a state an apiserver refuses
 			continue
-		}
-		if seed%3 == 0 {
-			d := c.State.Deployment
-			d.DeletionTimestamp, d.Spec.Paused = nil, false
-			delete(d.Annotations, deployutil.RollbackToAnnotation)
-			if *d.Spec.Replicas > 1000 {
-				d.Spec.Replicas = ptr.To[int32](10)
-			}
-			if facts.IsSelectingAll(d) {
-				d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
-			}
-			steady, err := simulate.Steady(d, c.State.Now)
-			if errors.Is(err, deployutil.ErrInvalidInput) {
-				invalid++
-				continue
-			}
-			if err != nil {
-				return nil, nil, fmt.Errorf("seed %d: steady state: %w", seed, err)
-			}
-			c.State = steady
 		}
 		if worldPods(c) > maxWorldPods {
 			tooLarge++
