@@ -40,17 +40,9 @@ func kubectlAnswers(req minors.Request) minors.Response {
 	if req.State == nil {
 		return minors.Response{Error: "kubectl without a state"}
 	}
-	d := &appsv1.Deployment{}
-	if err := json.Unmarshal(req.State.Deployment, d); err != nil {
-		return minors.Response{Error: fmt.Sprintf("decoding the Deployment: %v", err)}
-	}
-	var rss []*appsv1.ReplicaSet
-	for i, raw := range req.State.ReplicaSets {
-		rs := &appsv1.ReplicaSet{}
-		if err := json.Unmarshal(raw, rs); err != nil {
-			return minors.Response{Error: fmt.Sprintf("decoding ReplicaSet %d: %v", i, err)}
-		}
-		rss = append(rss, rs)
+	d, rss, err := decodeObjects(req.State)
+	if err != nil {
+		return minors.Response{Error: err.Error()}
 	}
 	input, err := encodeState(d, rss, nil, req.State)
 	if err != nil {

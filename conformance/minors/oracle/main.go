@@ -94,21 +94,30 @@ func kubernetesVersion() string {
 	return "unknown"
 }
 
+// decodeObjects decodes the state's Deployment and ReplicaSets.
+func decodeObjects(st *minors.State) (*appsv1.Deployment, []*appsv1.ReplicaSet, error) {
+	d := &appsv1.Deployment{}
+	if err := json.Unmarshal(st.Deployment, d); err != nil {
+		return nil, nil, fmt.Errorf("decoding the Deployment: %v", err)
+	}
+	var rss []*appsv1.ReplicaSet
+	for i, raw := range st.ReplicaSets {
+		rs := &appsv1.ReplicaSet{}
+		if err := json.Unmarshal(raw, rs); err != nil {
+			return nil, nil, fmt.Errorf("decoding ReplicaSet %d: %v", i, err)
+		}
+		rss = append(rss, rs)
+	}
+	return d, rss, nil
+}
+
 func sync(req minors.Request) minors.Response {
 	if req.State == nil {
 		return minors.Response{Error: "sync without a state"}
 	}
-	d := &appsv1.Deployment{}
-	if err := json.Unmarshal(req.State.Deployment, d); err != nil {
-		return minors.Response{Error: fmt.Sprintf("decoding the Deployment: %v", err)}
-	}
-	var rss []*appsv1.ReplicaSet
-	for i, raw := range req.State.ReplicaSets {
-		rs := &appsv1.ReplicaSet{}
-		if err := json.Unmarshal(raw, rs); err != nil {
-			return minors.Response{Error: fmt.Sprintf("decoding ReplicaSet %d: %v", i, err)}
-		}
-		rss = append(rss, rs)
+	d, rss, err := decodeObjects(req.State)
+	if err != nil {
+		return minors.Response{Error: err.Error()}
 	}
 	var pods map[types.UID][]*corev1.Pod
 	if len(req.State.Pods) > 0 {
