@@ -16,7 +16,7 @@ func replicaSet(name string, spec, status int32, age int, revision string) *apps
 	opts := []testutil.ReplicaSetOption{testutil.Selecting(map[string]string{"foo": "bar"}), testutil.Status(status, 0, 0),
 		testutil.Created(testutil.Epoch().Add(time.Duration(age) * time.Minute))}
 	if revision != "" {
-		opts = append(opts, testutil.Annotated(deployutil.RevisionAnnotation, revision))
+		opts = append(opts, testutil.Annotated(map[string]string{deployutil.RevisionAnnotation: revision}))
 	}
 	return testutil.ReplicaSet(name, spec, opts...)
 }

@@ -23,9 +23,9 @@ var (
 // replicas and the given surge would have written (as upstream's TestScale
 // sets them from its oldDeployment before each case).
 func replicaSet(name string, size int32, created metav1.Time, desired, surge int32) *appsv1.ReplicaSet {
-	return testutil.ReplicaSet(name, size, testutil.Created(created.Time), testutil.Annotated(
-		deployutil.DesiredReplicasAnnotation, itoa(desired),
-		deployutil.MaxReplicasAnnotation, itoa(desired+surge)))
+	return testutil.ReplicaSet(name, size, testutil.Created(created.Time), testutil.Annotated(map[string]string{
+		deployutil.DesiredReplicasAnnotation: itoa(desired),
+		deployutil.MaxReplicasAnnotation:     itoa(desired + surge)}))
 }
 
 func itoa(n int32) string { return strconv.Itoa(int(n)) }

@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"maps"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -132,19 +133,13 @@ func Created(at time.Time) ReplicaSetOption {
 	return func(rs *appsv1.ReplicaSet) { rs.CreationTimestamp = metav1.NewTime(at) }
 }
 
-// Annotated adds annotations given as key, value, key, value…; an empty
-// value is still set.
-func Annotated(keyValues ...string) ReplicaSetOption {
+// Annotated adds the annotations; an empty value is still set.
+func Annotated(annotations map[string]string) ReplicaSetOption {
 	return func(rs *appsv1.ReplicaSet) {
-		if len(keyValues)%2 != 0 {
-			panic("testutil.Annotated: an odd number of strings")
-		}
 		if rs.Annotations == nil {
 			rs.Annotations = map[string]string{}
 		}
-		for i := 0; i < len(keyValues); i += 2 {
-			rs.Annotations[keyValues[i]] = keyValues[i+1]
-		}
+		maps.Copy(rs.Annotations, annotations)
 	}
 }
 

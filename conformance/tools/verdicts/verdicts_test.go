@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	fluxstatus "github.com/fluxcd/cli-utils/pkg/kstatus/status"
 	helm3kube "helm.sh/helm/v3/pkg/kube"
@@ -24,7 +23,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/cli-runtime/pkg/resource"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/kubectl/pkg/polymorphichelpers"
@@ -432,7 +430,7 @@ func TestTrajectories(t *testing.T) {
 		}
 		runs++
 		step := 0
-		opts := worldOptions(src, c.TerminatingReplicas)
+		opts := gen.WorldOptions(src, c, true)
 		opts = append(opts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
 			step++
 			x.check(fmt.Sprintf("trajectory seed %d, sync %d", seed, step), s.Deployment, s.ReplicaSets)
@@ -443,43 +441,4 @@ func TestTrajectories(t *testing.T) {
 		}
 	}
 	x.report(fmt.Sprintf("trajectories (%d rollouts)", runs))
-}
-
-// worldOptions draws the world's knobs and a script of changes, as
-// conformance/suite's trajectories do.
-func worldOptions(src gen.Source, terminating bool) []simulate.Option {
-	pick := func(xs ...time.Duration) time.Duration { return xs[src.Intn(len(xs))] }
-	opts := []simulate.Option{
-		simulate.WithMaxSteps(60),
-		simulate.WithSeed(uint64(src.Intn(1 << 30))),
-		simulate.WithTick(pick(time.Second, 5*time.Second, 30*time.Second)),
-		simulate.WithPodStartDelay(pick(0, time.Second, 2*time.Second, 10*time.Second)),
-		simulate.WithReadinessDelay(pick(0, time.Second, 3*time.Second, 20*time.Second)),
-		simulate.WithTerminationDelay(pick(0, time.Second, 5*time.Second, 40*time.Second)),
-		simulate.WithSyncOptions(deploysync.WithTerminatingReplicas(terminating)),
-	}
-	if src.Intn(4) == 0 {
-		opts = append(opts, simulate.WithFailureRate([]float64{0.05, 0.2, 0.5}[src.Intn(3)]))
-	}
-	if src.Intn(2) == 0 {
-		opts = append(opts, simulate.WithEveryTick())
-	}
-	changes := []simulate.Change{simulate.SetImage(time.Second, "web", "nginx:9")}
-	at := time.Second
-	for i := src.Intn(4); i > 0; i-- {
-		at += time.Duration(1+src.Intn(20)) * time.Second
-		switch src.Intn(6) {
-		case 0, 1:
-			changes = append(changes, simulate.SetImage(at, "web", fmt.Sprintf("nginx:%d", 1+src.Intn(5))))
-		case 2:
-			changes = append(changes, simulate.SetReplicas(at, int32(src.Intn(15))))
-		case 3:
-			changes = append(changes, simulate.Pause(at), simulate.Resume(at+time.Duration(1+src.Intn(30))*time.Second))
-		case 4:
-			changes = append(changes, simulate.RollbackTo(at, int64(src.Intn(3))))
-		case 5:
-			changes = append(changes, simulate.SetFenceposts(at, intstr.FromInt32(int32(src.Intn(3))), intstr.FromString("25%")))
-		}
-	}
-	return append(opts, simulate.WithChanges(changes...))
 }
