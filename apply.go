@@ -2,7 +2,6 @@ package deploysync
 
 import (
 	"fmt"
-	"maps"
 
 	appsv1 "k8s.io/api/apps/v1"
 
@@ -40,8 +39,16 @@ func (e *ApplyError) Error() string {
 //
 // It models nothing else an apiserver does (no generation bump, no UIDs or
 // timestamps for created objects, no garbage collection); a simulator adds
-// those. The state is not modified: the result shares the objects no
-// action touched and copies the rest. Pods and Now are carried over.
+// those. Pods and Now are carried over.
+//
+// The state is not modified. What an action's object carries is copied, so
+// the plan and the result stay independent; what no action changed is
+// shared with the state: the ReplicaSets no action touched, and in a written
+// object the parts the write leaves as stored (a ReplicaSet's status; a
+// Deployment's status on an update, its spec and labels on a status write;
+// everything but the owner references on an adoption or release). Treat
+// states as read-only, as objects from an informer's cache: copy what you
+// edit.
 func Apply(s State, p Plan) (State, error) {
 	out := State{Deployment: s.Deployment, ReplicaSets: append([]*appsv1.ReplicaSet(nil), s.ReplicaSets...), Pods: s.Pods, Now: s.Now}
 	// Deleted entries become nil until the end, so positions stay valid.
@@ -76,8 +83,10 @@ func Apply(s State, p Plan) (State, error) {
 			if j < 0 {
 				return State{}, fail("replicaset %q not found", a.ReplicaSet.Name)
 			}
-			rs := a.ReplicaSet.DeepCopy()
-			rs.Status = *out.ReplicaSets[j].Status.DeepCopy()
+			// The sent parts are copied, the stored status is kept.
+			rs := &appsv1.ReplicaSet{TypeMeta: a.ReplicaSet.TypeMeta, Status: out.ReplicaSets[j].Status}
+			a.ReplicaSet.ObjectMeta.DeepCopyInto(&rs.ObjectMeta)
+			a.ReplicaSet.Spec.DeepCopyInto(&rs.Spec)
 			out.ReplicaSets[j] = rs
 		case *action.DeleteReplicaSet:
 			j := find(a.Name)
@@ -96,7 +105,8 @@ func Apply(s State, p Plan) (State, error) {
 			if adopt && (d.DeletionTimestamp != nil || d.UID != a.(*action.AdoptReplicaSet).OwnerUID) {
 				return State{}, fail("the Deployment is being deleted or has another UID; adoption refused")
 			}
-			rs := out.ReplicaSets[j].DeepCopy()
+			c := *out.ReplicaSets[j] // the references are replaced, not edited
+			rs := &c
 			if adopt {
 				rs.OwnerReferences = facts.WithControllerRef(rs.OwnerReferences, d)
 			} else {
@@ -104,19 +114,16 @@ func Apply(s State, p Plan) (State, error) {
 			}
 			out.ReplicaSets[j] = rs
 		case *action.UpdateDeployment:
-			// Each part is copied once, from where it comes.
-			d := &appsv1.Deployment{TypeMeta: a.Deployment.TypeMeta}
+			d := &appsv1.Deployment{TypeMeta: a.Deployment.TypeMeta, Status: out.Deployment.Status}
 			a.Deployment.ObjectMeta.DeepCopyInto(&d.ObjectMeta)
 			a.Deployment.Spec.DeepCopyInto(&d.Spec)
-			out.Deployment.Status.DeepCopyInto(&d.Status)
 			out.Deployment = d
 		case *action.UpdateDeploymentStatus:
-			d := &appsv1.Deployment{TypeMeta: a.Deployment.TypeMeta}
+			d := &appsv1.Deployment{TypeMeta: a.Deployment.TypeMeta, Spec: out.Deployment.Spec}
 			meta := a.Deployment.ObjectMeta
 			meta.Labels = nil // the stored labels stay
 			meta.DeepCopyInto(&d.ObjectMeta)
-			d.Labels = maps.Clone(out.Deployment.Labels)
-			out.Deployment.Spec.DeepCopyInto(&d.Spec)
+			d.Labels = out.Deployment.Labels
 			a.Deployment.Status.DeepCopyInto(&d.Status)
 			out.Deployment = d
 		case *action.Event:

@@ -46,7 +46,6 @@ package deploysync
 // each field of the types involved, merged or why a sync never writes it).
 
 import (
-	"maps"
 	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -89,19 +88,21 @@ type sentDeployment struct {
 	template    *corev1.PodTemplateSpec
 }
 
+// derived is a ReplicaSet value and the server's version it is a copy of.
+type derived struct{ value, of *appsv1.ReplicaSet }
+
 // derive notes that value is an in-memory copy of the server's version of.
 func (s *session) derive(value, of *appsv1.ReplicaSet) {
-	if s.base == nil {
-		s.base = map[*appsv1.ReplicaSet]*appsv1.ReplicaSet{}
-	}
-	s.base[value] = s.baseOf(of)
+	s.base = append(s.base, derived{value, s.baseOf(of)})
 }
 
 // baseOf returns the server's version a ReplicaSet value stands for: the
 // value itself unless derive noted it as a copy.
 func (s *session) baseOf(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
-	if b, ok := s.base[rs]; ok {
-		return b
+	for _, d := range s.base {
+		if d.value == rs {
+			return d.of
+		}
 	}
 	return rs
 }
@@ -119,14 +120,16 @@ func (s *session) event(typ, reason, msg string, why ...action.Reason) {
 // updateStatus records a write of the Deployment's status subresource with
 // the working copy as it is now.
 func (s *session) updateStatus(why ...action.Reason) {
-	sent := &sentDeployment{annotations: maps.Clone(s.d.Annotations), status: s.d.Status}
+	sent := &sentDeployment{annotations: s.d.Annotations, status: s.d.Status}
+	s.sharedAnnots = true
 	s.log = append(s.log, entry{kind: updateDStatus, dep: sent, why: why})
 }
 
 // updateDeployment records a write of the Deployment itself.
 func (s *session) updateDeployment(why ...action.Reason) {
 	t := s.d.Spec.Template
-	sent := &sentDeployment{annotations: maps.Clone(s.d.Annotations), template: &t}
+	sent := &sentDeployment{annotations: s.d.Annotations, template: &t}
+	s.sharedAnnots = true
 	s.log = append(s.log, entry{kind: updateD, dep: sent, why: why})
 }
 
@@ -141,23 +144,28 @@ func (s *session) plan() []action.Action {
 // to: the actions' objects are merge's own.
 func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.Deployment) []action.Action {
 	type rsIntent struct {
+		name               string
 		w                  *appsv1.ReplicaSet // the object with every change so far
 		created, updated   bool
 		createAt, updateAt int
 		why                action.Reasons
 	}
-	intents := map[string]*rsIntent{}
+	// A sync writes few ReplicaSets: the intents are found by a scan.
+	var intents []*rsIntent
+	find := func(name string) int {
+		return slices.IndexFunc(intents, func(in *rsIntent) bool { return in.name == name })
+	}
 	// intentOf returns the intent for a ReplicaSet of the state, starting
 	// from a copy of it as read.
 	intentOf := func(name string) *rsIntent {
-		in, ok := intents[name]
-		if !ok {
-			in = &rsIntent{}
-			if rs := read(name); rs != nil {
-				in.w = rs.DeepCopy()
-			}
-			intents[name] = in
+		if j := find(name); j >= 0 {
+			return intents[j]
 		}
+		in := &rsIntent{name: name}
+		if rs := read(name); rs != nil {
+			in.w = rs.DeepCopy()
+		}
+		intents = append(intents, in)
 		return in
 	}
 	var dw *appsv1.Deployment
@@ -168,7 +176,14 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 	for i, e := range log {
 		switch e.kind {
 		case createRS:
-			intents[e.name] = &rsIntent{w: e.sent.DeepCopy(), created: true, createAt: i, why: slices.Clip(e.why)}
+			// A create starts the name's intent afresh, whatever was
+			// logged for that name before (a release of the state's holder).
+			in := &rsIntent{name: e.name, w: e.sent.DeepCopy(), created: true, createAt: i, why: slices.Clip(e.why)}
+			if j := find(e.name); j >= 0 {
+				intents[j] = in
+			} else {
+				intents = append(intents, in)
+			}
 		case updateRS:
 			in := intentOf(e.name)
 			mergeReplicaSet(in.w, e.base, e.sent)
@@ -275,9 +290,27 @@ func mergeDeployment(w, base *appsv1.Deployment, sent *sentDeployment, status bo
 	if !ptr.Equal(b.CollisionCount, x.CollisionCount) {
 		ws.CollisionCount = copyPtr(x.CollisionCount)
 	}
-	if !equality.Semantic.DeepEqual(b.Conditions, x.Conditions) {
+	if !semanticSameConditions(b.Conditions, x.Conditions) {
 		ws.Conditions = append([]appsv1.DeploymentCondition(nil), x.Conditions...)
 	}
+}
+
+// semanticSameConditions is equality.Semantic.DeepEqual on two condition
+// lists without its reflection: nil and empty are equal, times are equal when
+// their UTC forms are ==, every other field by == (TestSemanticSameConditions
+// checks each field of DeploymentCondition against equality.Semantic).
+func semanticSameConditions(a, b []appsv1.DeploymentCondition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Type != y.Type || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
+			x.LastUpdateTime.UTC() != y.LastUpdateTime.UTC() || x.LastTransitionTime.UTC() != y.LastTransitionTime.UTC() {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeMap applies the key-wise difference between base and sent to w (a map
@@ -308,12 +341,27 @@ func copyPtr[T any](p *T) *T {
 	return ptr.To(*p)
 }
 
-// appendOnce appends to list each reason of add it does not hold yet.
+// appendOnce appends to list each reason of add it does not hold yet. An
+// empty list and reasons all distinct are add itself (clipped: an append to
+// the result copies).
 func appendOnce(list, add action.Reasons) action.Reasons {
+	if len(list) == 0 && distinct(add) {
+		return slices.Clip(add)
+	}
 	for _, r := range add {
 		if !list.Contains(r) {
 			list = append(list, r)
 		}
 	}
 	return list
+}
+
+// distinct reports whether no reason appears twice in rs.
+func distinct(rs action.Reasons) bool {
+	for i := range rs {
+		if rs[:i].Contains(rs[i]) {
+			return false
+		}
+	}
+	return true
 }

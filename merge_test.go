@@ -159,6 +159,7 @@ func TestMerge(t *testing.T) {
 				"appended; the status write and event between keep theirs",
 			log: func(s *session) {
 				s.log = append(s.log, entry{kind: createRS, name: created.Name, sent: created, why: why("create")})
+				s.editAnnotations() // as the sync does before an edit
 				s.d.Annotations[deployutil.RevisionAnnotation] = "2"
 				s.updateStatus(why("record revision")...)
 				record(s, ev("e1"))
@@ -252,6 +253,7 @@ func TestMerge(t *testing.T) {
 				s.d.Status.ObservedGeneration = 5
 				s.updateStatus(why("observe generation")...)
 				s.d.Spec.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "nginx:0"}}
+				s.editAnnotations() // as the sync does before an edit
 				delete(s.d.Annotations, deployutil.RollbackToAnnotation)
 				s.updateDeployment(why("roll back")...)
 				record(s, ev("e1"))
@@ -287,8 +289,10 @@ func TestMerge(t *testing.T) {
 			reason: "annotations are diffed key by key against the Deployment as read: a key an earlier write added and a later " +
 				"write lacks was not in the read, so nothing removes it",
 			log: func(s *session) {
+				s.editAnnotations() // as the sync does before an edit
 				s.d.Annotations["extra"] = "1"
 				s.updateStatus(why("add")...)
+				s.editAnnotations() // as the sync does before an edit
 				delete(s.d.Annotations, "extra")
 				s.updateStatus(why("without")...)
 			},

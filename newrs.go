@@ -70,14 +70,14 @@ func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.R
 	}
 	// Annotations copied in memory ride along with later writes.
 	s.derive(&c, existing)
-	needsUpdate := setRevision(d, c.Annotations[deployutil.RevisionAnnotation])
+	needsUpdate := s.setRevision(c.Annotations[deployutil.RevisionAnnotation])
 	var why []action.Reason
 	if needsUpdate {
 		why = append(why, action.Because(action.RuleRecordFoundRevision, action.Str("revision", c.Annotations[deployutil.RevisionAnnotation])))
 	}
-	if facts.HasProgressDeadline(d) && deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing) == nil {
+	if facts.HasProgressDeadline(d) && facts.Condition(&d.Status, appsv1.DeploymentProgressing) == nil {
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-			action.ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", c.Name), s.now))
+			action.ReasonFoundNewReplicaSet, "Found new replica set "+strconv.Quote(c.Name), s.now))
 		needsUpdate = true
 		why = append(why, action.Because(action.RuleStartTracking))
 	}
@@ -167,7 +167,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 				fmt.Sprintf("Scaled up replica set %s from 0 to %d", rs.Name, n), action.Because(action.RuleNewStartsEvent))
 		}
 	}
-	needsUpdate := setRevision(d, newRevision)
+	needsUpdate := s.setRevision(newRevision)
 	var why []action.Reason
 	if needsUpdate {
 		why = append(why, action.Because(action.RuleRecordRevision, action.Str("revision", newRevision)))
@@ -197,14 +197,15 @@ func (s *session) hashCollision(name string, rule action.Rule) error {
 
 // setRevision sets the Deployment's revision annotation; it reports whether
 // that changed it.
-func setRevision(d *appsv1.Deployment, rev string) bool {
-	if d.Annotations == nil {
-		d.Annotations = map[string]string{}
-	}
-	if d.Annotations[deployutil.RevisionAnnotation] == rev {
+func (s *session) setRevision(rev string) bool {
+	if s.d.Annotations[deployutil.RevisionAnnotation] == rev {
 		return false
 	}
-	d.Annotations[deployutil.RevisionAnnotation] = rev
+	s.editAnnotations()
+	if s.d.Annotations == nil {
+		s.d.Annotations = map[string]string{}
+	}
+	s.d.Annotations[deployutil.RevisionAnnotation] = rev
 	return true
 }
 

@@ -45,7 +45,8 @@ func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 		return nil
 	}
 	d.Spec.Template = revision.TemplateOf(target)
-	d.Annotations = facts.RollbackAnnotations(d, target)
+	d.Annotations = facts.RollbackAnnotations(d, target) // a new map
+	s.sharedAnnots = false
 	s.clearRollbackTo(action.Because(action.RuleRollbackTemplate, action.Num("revision", rev), action.Str("replicaSet", target.Name)))
 	s.split = nil
 	s.event(corev1.EventTypeNormal, action.EventRollbackDone, s.eventMessage(fmt.Sprintf("Rolled back deployment %q to revision %d", d.Name, rev)),
@@ -54,6 +55,7 @@ func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 }
 
 func (s *session) clearRollbackTo(why action.Reason) {
+	s.editAnnotations()
 	delete(s.d.Annotations, deployutil.RollbackToAnnotation)
 	s.updateDeployment(why, action.Because(action.RuleClearRollback))
 }

@@ -1,8 +1,8 @@
 package deploysync
 
 import (
-	"fmt"
 	"maps"
+	"strconv"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -25,18 +25,22 @@ type session struct {
 	now  time.Time
 	orig *appsv1.Deployment // the Deployment as read (the base of all its writes)
 	d    *appsv1.Deployment // the working copy
-	rss  []*appsv1.ReplicaSet
-	pods map[types.UID][]*corev1.Pod
+	// sharedAnnots says that d's annotations are also held by the input or
+	// by a logged write: copy them before an edit (editAnnotations).
+	sharedAnnots bool
+	rss          []*appsv1.ReplicaSet
+	pods         map[types.UID][]*corev1.Pod
 	// selector is the Deployment's selector, parsed once by the validation.
 	selector labels.Selector
 	// byName is the cache a create consults when the name is taken.
 	byName map[string]*appsv1.ReplicaSet
 	// released names the ReplicaSets this sync's claim releases.
 	released map[string]bool
-	// base maps a ReplicaSet value to the server version it derives from,
-	// for values that are not themselves a version the server holds (an
-	// in-memory copy with annotations nobody wrote yet).
-	base map[*appsv1.ReplicaSet]*appsv1.ReplicaSet
+	// base pairs a ReplicaSet value with the server version it derives
+	// from, for values that are not themselves a version the server holds
+	// (an in-memory copy with annotations nobody wrote yet); a sync has one
+	// or two.
+	base []derived
 	// split caches the new/old split of the claimed ReplicaSets; it depends
 	// on the template, which only a rollback changes, after its last use.
 	split *split
@@ -59,18 +63,28 @@ type split struct {
 }
 
 func newSession(s State, o options) *session {
-	// The working copy shares everything with the input but the annotations:
-	// the sync assigns status fields, conditions and the template wholesale
-	// and never modifies what they point to, but it does edit annotations.
+	// The working copy shares everything with the input: the sync assigns
+	// status fields, conditions and the template wholesale and never
+	// modifies what they point to; the annotations, which it does edit, it
+	// copies first (editAnnotations).
 	d := *s.Deployment
-	d.Annotations = maps.Clone(s.Deployment.Annotations)
 	return &session{
-		opts: o,
-		now:  s.Now,
-		orig: s.Deployment,
-		d:    &d,
-		rss:  s.ReplicaSets,
-		pods: s.Pods,
+		opts:         o,
+		now:          s.Now,
+		orig:         s.Deployment,
+		d:            &d,
+		rss:          s.ReplicaSets,
+		pods:         s.Pods,
+		sharedAnnots: true,
+	}
+}
+
+// editAnnotations makes the working copy's annotations a map only it holds,
+// before the sync edits them.
+func (s *session) editAnnotations() {
+	if s.sharedAnnots {
+		s.d.Annotations = maps.Clone(s.d.Annotations)
+		s.sharedAnnots = false
 	}
 }
 
@@ -105,7 +119,9 @@ func (s *session) scale(sc deployutil.Resize) {
 	s.writeRS(sc.From, sc.To, sc.Why)
 	if sc.Resized() {
 		s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
-			fmt.Sprintf("Scaled %s replica set %s from %d to %d", sc.Direction(), sc.To.Name, *sc.From.Spec.Replicas, *sc.To.Spec.Replicas),
+			"Scaled "+sc.Direction()+" replica set "+sc.To.Name+" from "+itoa(*sc.From.Spec.Replicas)+" to "+itoa(*sc.To.Spec.Replicas),
 			action.Because(action.RuleScaleEvent, action.Str("replicaSet", sc.To.Name)))
 	}
 }
+
+func itoa(n int32) string { return strconv.FormatInt(int64(n), 10) }

@@ -1,8 +1,8 @@
 package deploysync
 
 import (
-	"fmt"
 	"reflect"
+	"strconv"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -10,7 +10,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
 
@@ -48,7 +47,7 @@ func (s *session) calculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.Rep
 // judge progress (the paused, scaling and deleting paths).
 func (s *session) syncDeploymentStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) {
 	st := s.calculateStatus(allRSs, newRS)
-	if reflect.DeepEqual(s.d.Status, st) {
+	if sameStatus(&s.d.Status, &st) {
 		return
 	}
 	why := statusWhy(&s.d.Status, &st)
@@ -66,11 +65,11 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 	if !hasDeadline {
 		facts.RemoveCondition(&st, appsv1.DeploymentProgressing)
 	}
-	cur := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+	cur := facts.Condition(&d.Status, appsv1.DeploymentProgressing)
 	complete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == action.ReasonNewReplicaSetAvailable
-	subject := fmt.Sprintf("Deployment %q", d.Name)
+	subject := "Deployment " + strconv.Quote(d.Name)
 	if newRS != nil {
-		subject = fmt.Sprintf("ReplicaSet %q", newRS.Name)
+		subject = "ReplicaSet " + strconv.Quote(newRS.Name)
 	}
 	if hasDeadline && !complete && !s.limitProgress(&st, cur, subject) {
 		switch {
@@ -100,7 +99,7 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 	} else {
 		facts.RemoveCondition(&st, appsv1.DeploymentReplicaFailure)
 	}
-	if reflect.DeepEqual(d.Status, st) {
+	if sameStatus(&d.Status, &st) {
 		s.requeueStuck(&st)
 		return
 	}
@@ -138,7 +137,7 @@ func replicaFailures(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) []ap
 // rollout is neither complete nor already timed out.
 func (s *session) requeueStuck(st *appsv1.DeploymentStatus) {
 	d := s.d
-	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+	c := facts.Condition(&d.Status, appsv1.DeploymentProgressing)
 	if !facts.HasProgressDeadline(d) || c == nil {
 		return
 	}
@@ -156,35 +155,80 @@ func (s *session) requeueStuck(st *appsv1.DeploymentStatus) {
 // statusWhy describes what a status write changes, field by field (see
 // action.RuleStatus).
 func statusWhy(old, cur *appsv1.DeploymentStatus) action.Reason {
-	var vs []action.Value
+	vs := make([]action.Value, 0, 12)
 	if old.ObservedGeneration != cur.ObservedGeneration {
 		vs = append(vs, action.Num("observedGeneration", cur.ObservedGeneration))
 	}
-	count := func(name string, a, b int32) {
+	count := func(from, to string, a, b int32) {
 		if a != b {
-			vs = append(vs, action.Num(name+".from", a), action.Num(name+".to", b))
+			vs = append(vs, action.Num(from, a), action.Num(to, b))
 		}
 	}
-	count("replicas", old.Replicas, cur.Replicas)
-	count("updatedReplicas", old.UpdatedReplicas, cur.UpdatedReplicas)
-	count("readyReplicas", old.ReadyReplicas, cur.ReadyReplicas)
-	count("availableReplicas", old.AvailableReplicas, cur.AvailableReplicas)
-	count("unavailableReplicas", old.UnavailableReplicas, cur.UnavailableReplicas)
+	count("replicas.from", "replicas.to", old.Replicas, cur.Replicas)
+	count("updatedReplicas.from", "updatedReplicas.to", old.UpdatedReplicas, cur.UpdatedReplicas)
+	count("readyReplicas.from", "readyReplicas.to", old.ReadyReplicas, cur.ReadyReplicas)
+	count("availableReplicas.from", "availableReplicas.to", old.AvailableReplicas, cur.AvailableReplicas)
+	count("unavailableReplicas.from", "unavailableReplicas.to", old.UnavailableReplicas, cur.UnavailableReplicas)
 	if a, b := old.TerminatingReplicas, cur.TerminatingReplicas; !ptr.Equal(a, b) {
 		vs = append(vs, optCount("terminatingReplicas.from", a), optCount("terminatingReplicas.to", b))
 	}
-	for _, c := range cur.Conditions {
-		o := deployutil.GetCondition(*old, c.Type)
+	for i := range cur.Conditions {
+		c := &cur.Conditions[i]
+		o := facts.Condition(old, c.Type)
 		if o == nil || o.Status != c.Status || o.Reason != c.Reason || o.Message != c.Message || !o.LastUpdateTime.Equal(&c.LastUpdateTime) {
-			vs = append(vs, action.Str(string(c.Type)+".status", string(c.Status)), action.Str(string(c.Type)+".reason", c.Reason))
+			status, reason := conditionValueNames(c.Type)
+			vs = append(vs, action.Str(status, string(c.Status)), action.Str(reason, c.Reason))
 		}
 	}
-	for _, c := range old.Conditions {
-		if deployutil.GetCondition(*cur, c.Type) == nil {
-			vs = append(vs, action.Str("drop", string(c.Type)))
+	for i := range old.Conditions {
+		if facts.Condition(cur, old.Conditions[i].Type) == nil {
+			vs = append(vs, action.Str("drop", string(old.Conditions[i].Type)))
 		}
 	}
 	return action.Because(action.RuleStatus, vs...)
+}
+
+// conditionValueNames names the values of a changed condition in a status
+// reason: "<type>.status" and "<type>.reason" (constants for the types the
+// controller writes).
+func conditionValueNames(t appsv1.DeploymentConditionType) (status, reason string) {
+	switch t {
+	case appsv1.DeploymentAvailable:
+		return "Available.status", "Available.reason"
+	case appsv1.DeploymentProgressing:
+		return "Progressing.status", "Progressing.reason"
+	case appsv1.DeploymentReplicaFailure:
+		return "ReplicaFailure.status", "ReplicaFailure.reason"
+	}
+	return string(t) + ".status", string(t) + ".reason"
+}
+
+// sameStatus is reflect.DeepEqual on two statuses, as upstream compares the
+// status it computed with the one it read, without boxing them: every field
+// of DeploymentStatus and DeploymentCondition (TestSameStatusFields fails
+// when k8s.io/api adds one). A slice is nil or not on both sides, as
+// reflect.DeepEqual requires; times are equal when == says so (the same
+// instant, monotonic reading and location), otherwise as reflect.DeepEqual
+// says (a location deeply equal but at another address).
+func sameStatus(a, b *appsv1.DeploymentStatus) bool {
+	if a.ObservedGeneration != b.ObservedGeneration || a.Replicas != b.Replicas || a.UpdatedReplicas != b.UpdatedReplicas ||
+		a.ReadyReplicas != b.ReadyReplicas || a.AvailableReplicas != b.AvailableReplicas || a.UnavailableReplicas != b.UnavailableReplicas ||
+		!ptr.Equal(a.TerminatingReplicas, b.TerminatingReplicas) || !ptr.Equal(a.CollisionCount, b.CollisionCount) ||
+		(a.Conditions == nil) != (b.Conditions == nil) || len(a.Conditions) != len(b.Conditions) {
+		return false
+	}
+	for i := range a.Conditions {
+		x, y := &a.Conditions[i], &b.Conditions[i]
+		if x.Type != y.Type || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
+			!sameTime(x.LastUpdateTime.Time, y.LastUpdateTime.Time) || !sameTime(x.LastTransitionTime.Time, y.LastTransitionTime.Time) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameTime(a, b time.Time) bool {
+	return a == b || reflect.DeepEqual(a, b)
 }
 
 // optCount is the value of an optional count: the number, or "-" when it

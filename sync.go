@@ -5,7 +5,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/recreate"
 	"github.com/deploysync/deploysync/revision"
@@ -151,7 +150,7 @@ func (s *session) checkPausedConditions() {
 	if !facts.HasProgressDeadline(d) {
 		return
 	}
-	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+	c := facts.Condition(&d.Status, appsv1.DeploymentProgressing)
 	if c != nil && c.Reason == action.ReasonProgressDeadlineExceeded {
 		return
 	}

@@ -6,8 +6,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/deploysync/deploysync/deployutil"
 )
 
 // NewCondition returns a Deployment condition stamped with now as both its
@@ -34,27 +32,57 @@ func NewCondition(t appsv1.DeploymentConditionType, status corev1.ConditionStatu
 // The conditions slice is replaced, never modified in place, so a status
 // copied by value stays independent.
 func SetCondition(status *appsv1.DeploymentStatus, c appsv1.DeploymentCondition) {
-	cur := deployutil.GetCondition(*status, c.Type)
+	cur := Condition(status, c.Type)
 	if cur != nil && cur.Status == c.Status && cur.Reason == c.Reason {
 		return
 	}
 	if cur != nil && cur.Status == c.Status {
 		c.LastTransitionTime = cur.LastTransitionTime
 	}
-	status.Conditions = append(withoutCondition(status.Conditions, c.Type), c)
+	status.Conditions = append(withoutCondition(status.Conditions, c.Type, 1), c)
+}
+
+// Condition returns the condition of type t in status, or nil: a pointer
+// into status.Conditions, which the caller must not modify (unlike
+// deployutil.GetCondition, it does not copy).
+func Condition(status *appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
+	for i := range status.Conditions {
+		if status.Conditions[i].Type == t {
+			return &status.Conditions[i]
+		}
+	}
+	return nil
 }
 
 // RemoveCondition removes the condition of type t; an empty result is nil,
 // as upstream.
 func RemoveCondition(status *appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) {
-	status.Conditions = withoutCondition(status.Conditions, t)
+	if len(status.Conditions) == 0 {
+		status.Conditions = nil
+		return
+	}
+	if Condition(status, t) == nil {
+		return // nothing to remove: the same conditions, not modified
+	}
+	status.Conditions = withoutCondition(status.Conditions, t, 0)
 }
 
-func withoutCondition(cs []appsv1.DeploymentCondition, t appsv1.DeploymentConditionType) []appsv1.DeploymentCondition {
-	var out []appsv1.DeploymentCondition
-	for _, c := range cs {
-		if c.Type != t {
-			out = append(out, c)
+// withoutCondition returns a new slice of the conditions in cs not of type
+// t, with room for extra more, or nil if there are none.
+func withoutCondition(cs []appsv1.DeploymentCondition, t appsv1.DeploymentConditionType, extra int) []appsv1.DeploymentCondition {
+	n := 0
+	for i := range cs {
+		if cs[i].Type != t {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]appsv1.DeploymentCondition, 0, n+extra)
+	for i := range cs {
+		if cs[i].Type != t {
+			out = append(out, cs[i])
 		}
 	}
 	return out

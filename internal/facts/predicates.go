@@ -55,7 +55,7 @@ func TimedOut(d *appsv1.Deployment, newStatus *appsv1.DeploymentStatus, now time
 	if !HasProgressDeadline(d) {
 		return false
 	}
-	c := deployutil.GetCondition(*newStatus, appsv1.DeploymentProgressing)
+	c := Condition(newStatus, appsv1.DeploymentProgressing)
 	if c == nil || c.Reason == action.ReasonNewReplicaSetAvailable {
 		return false
 	}
