@@ -60,7 +60,12 @@ func (s *session) getAllReplicaSetsAndSyncRevisionOrCreate(rsList []*appsv1.Repl
 func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	d := s.d
 	next := revision.Max(old) + 1
-	ann, changed := revision.NewReplicaSetAnnotations(d, existing, next, true, s.opts.historyLimit)
+	// Most syncs find the annotations current: the ReplicaSet's own map is
+	// then read, never written (a later write copies it).
+	ann, changed := existing.Annotations, false
+	if !facts.ExistingAnnotationsSynced(d, existing, next) {
+		ann, changed = revision.NewReplicaSetAnnotations(d, existing, next, true, s.opts.historyLimit)
+	}
 	c := *existing
 	c.Annotations = ann
 	if changed || existing.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
@@ -71,7 +76,7 @@ func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.R
 	// Annotations copied in memory ride along with later writes.
 	s.derive(&c, existing)
 	needsUpdate := s.setRevision(c.Annotations[deployutil.RevisionAnnotation])
-	var why []action.Reason
+	why := make([]action.Reason, 0, 2)
 	if needsUpdate {
 		why = append(why, action.Because(action.RuleRecordFoundRevision, action.Str("revision", c.Annotations[deployutil.RevisionAnnotation])))
 	}

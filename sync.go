@@ -40,8 +40,14 @@ import (
 // state; the plan's objects are its own.
 func Sync(s State, opts ...Option) (Plan, error) {
 	o := defaultOptions()
-	for _, opt := range opts {
-		opt(&o)
+	if len(opts) > 0 {
+		// Options take a pointer; only a sync with options pays for it.
+		p := new(options)
+		*p = o
+		for _, opt := range opts {
+			opt(p)
+		}
+		o = *p
 	}
 	if err := o.checkFixes(); err != nil {
 		return Plan{}, err

@@ -1,15 +1,18 @@
 package revision_test
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testutil"
 	"github.com/deploysync/deploysync/revision"
 )
@@ -62,5 +65,33 @@ func FuzzNewReplicaSetAnnotations(f *testing.F) {
 		}
 		_ = revision.Last([]*appsv1.ReplicaSet{rs, nil, rs})
 		_, _, _ = revision.RollbackTarget([]*appsv1.ReplicaSet{rs}, next)
+	})
+}
+
+// FuzzExistingAnnotationsSynced checks the shortcut a sync takes for an
+// existing new ReplicaSet: when facts.ExistingAnnotationsSynced says its
+// annotations are current, NewReplicaSetAnnotations changes nothing and
+// returns the same annotations; when it says they are not, it changes them.
+func FuzzExistingAnnotationsSynced(f *testing.F) {
+	f.Add("1", "team", "a", "a", int64(2))
+	f.Add("3", "team", "a", "a", int64(2))
+	f.Add("3", "team", "a", "b", int64(2))
+	f.Add("abc", "team", "a", "b", int64(2))
+	f.Add("", "team", "a", "a", int64(1))
+	f.Add("5", deployutil.DesiredReplicasAnnotation, "3", "", int64(5))
+	f.Add("+5", corev1.LastAppliedConfigAnnotation, "{}", "", int64(5))
+	f.Fuzz(func(t *testing.T, rev, key, dValue, rsValue string, next int64) {
+		d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{key: dValue}}}
+		d.Spec.Replicas = ptr.To[int32](3)
+		ann := map[string]string{deployutil.RevisionAnnotation: rev}
+		if rsValue != "" {
+			ann[key] = rsValue
+		}
+		rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: ann}}
+		got, changed := revision.NewReplicaSetAnnotations(d, rs, next, true, 2000)
+		same := !changed && maps.Equal(got, rs.Annotations)
+		if synced := facts.ExistingAnnotationsSynced(d, rs, next); synced != same {
+			t.Fatalf("ExistingAnnotationsSynced = %v, but NewReplicaSetAnnotations changed=%v %v -> %v", synced, changed, rs.Annotations, got)
+		}
 	})
 }

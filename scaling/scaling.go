@@ -3,6 +3,7 @@ package scaling
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 
@@ -16,12 +17,14 @@ import (
 // old) carries a desired-replicas annotation that parses and differs from
 // spec.replicas. ReplicaSets without a readable annotation are ignored.
 func IsScalingEvent(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) bool {
-	for _, rs := range facts.FilterActive(append(old[:len(old):len(old)], newRS)) {
-		if desired, ok := facts.DesiredReplicas(rs); ok && desired != *d.Spec.Replicas {
-			return true
+	differs := func(rs *appsv1.ReplicaSet) bool {
+		if rs == nil || rs.Spec.Replicas == nil || *rs.Spec.Replicas <= 0 { // not active
+			return false
 		}
+		desired, ok := facts.DesiredReplicas(rs)
+		return ok && desired != *d.Spec.Replicas
 	}
-	return false
+	return slices.ContainsFunc(old, differs) || differs(newRS)
 }
 
 // ActiveOrLatest returns the one ReplicaSet that should carry all replicas

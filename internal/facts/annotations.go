@@ -109,3 +109,31 @@ func cloneAnnotations(m map[string]string, extra int) map[string]string {
 	maps.Copy(out, m)
 	return out
 }
+
+// ExistingAnnotationsSynced reports whether the annotations of an existing
+// new ReplicaSet are already what revision.NewReplicaSetAnnotations (with
+// exists) would make of them for revision next: every annotation the
+// Deployment passes on is there with its value, and the revision either does
+// not parse (and is not empty) or is at least next (a missing one counts as
+// 0). A sync then keeps the
+// ReplicaSet's own map instead of a copy (FuzzExistingAnnotationsSynced
+// checks the two agree).
+func ExistingAnnotationsSynced(d *appsv1.Deployment, rs *appsv1.ReplicaSet, next int64) bool {
+	for k, v := range d.Annotations {
+		if isSkippedAnnotation(k) {
+			continue
+		}
+		if cur, ok := rs.Annotations[k]; !ok || cur != v {
+			return false
+		}
+	}
+	text := rs.Annotations[deployutil.RevisionAnnotation]
+	rev, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		if text != "" {
+			return true // upstream leaves an unreadable revision alone
+		}
+		rev = 0 // none yet
+	}
+	return rev >= next
+}

@@ -11,11 +11,16 @@ import (
 // ReplicaSets are told apart from the new one by UID.
 func SplitReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) {
 	newRS = deployutil.FindNewReplicaSet(d, rss)
-	for _, rs := range SortedByCreation(rss) {
+	sorted := SortedByCreation(rss) // a copy: filtered in place
+	old = sorted[:0]
+	for _, rs := range sorted {
 		if newRS != nil && rs.UID == newRS.UID {
 			continue
 		}
 		old = append(old, rs)
+	}
+	if len(old) == 0 {
+		return newRS, nil
 	}
 	return newRS, old
 }
