@@ -75,7 +75,7 @@ type entry struct {
 	kind       entryKind
 	name       string             // the ReplicaSet's name
 	base, sent *appsv1.ReplicaSet // ReplicaSet writes (a create has no base)
-	dep        *sentDeployment    // Deployment writes
+	dep        sentDeployment     // Deployment writes
 	ev         action.Event
 	why        action.Reasons
 }
@@ -120,17 +120,15 @@ func (s *session) event(typ, reason, msg string, why ...action.Reason) {
 // updateStatus records a write of the Deployment's status subresource with
 // the working copy as it is now.
 func (s *session) updateStatus(why ...action.Reason) {
-	sent := &sentDeployment{annotations: s.d.Annotations, status: s.d.Status}
 	s.sharedAnnots = true
-	s.log = append(s.log, entry{kind: updateDStatus, dep: sent, why: why})
+	s.log = append(s.log, entry{kind: updateDStatus, dep: sentDeployment{annotations: s.d.Annotations, status: s.d.Status}, why: why})
 }
 
 // updateDeployment records a write of the Deployment itself.
 func (s *session) updateDeployment(why ...action.Reason) {
 	t := s.d.Spec.Template
-	sent := &sentDeployment{annotations: s.d.Annotations, template: &t}
 	s.sharedAnnots = true
-	s.log = append(s.log, entry{kind: updateD, dep: sent, why: why})
+	s.log = append(s.log, entry{kind: updateD, dep: sentDeployment{annotations: s.d.Annotations, template: &t}, why: why})
 }
 
 // plan is the session's log merged into a plan's actions.
@@ -208,7 +206,7 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 			if dw == nil {
 				dw = orig.DeepCopy()
 			}
-			mergeDeployment(dw, orig, e.dep, e.kind == updateDStatus)
+			mergeDeployment(dw, orig, &e.dep, e.kind == updateDStatus)
 			if e.kind == updateD {
 				dAt, dWhy = i, appendOnce(dWhy, e.why)
 			} else {

@@ -45,6 +45,12 @@ type session struct {
 	// on the template, which only a rollback changes, after its last use.
 	split *split
 	log   []entry
+	// logBuf and baseBuf hold the first entries of log and base: a sync
+	// writes few.
+	logBuf  [4]entry
+	baseBuf [2]derived
+	// work holds the working copy d points to.
+	work appsv1.Deployment
 	// limit is the rollout limit that binds this sync (see WithLimits).
 	limit *rolling.Limit
 
@@ -67,16 +73,18 @@ func newSession(s State, o options) *session {
 	// status fields, conditions and the template wholesale and never
 	// modifies what they point to; the annotations, which it does edit, it
 	// copies first (editAnnotations).
-	d := *s.Deployment
-	return &session{
+	ss := &session{
 		opts:         o,
 		now:          s.Now,
 		orig:         s.Deployment,
-		d:            &d,
 		rss:          s.ReplicaSets,
 		pods:         s.Pods,
 		sharedAnnots: true,
 	}
+	ss.work = *s.Deployment
+	ss.d = &ss.work
+	ss.log, ss.base = ss.logBuf[:0], ss.baseBuf[:0]
+	return ss
 }
 
 // editAnnotations makes the working copy's annotations a map only it holds,

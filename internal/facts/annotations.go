@@ -48,17 +48,17 @@ func ReplicasAnnotationsNeedUpdate(rs *appsv1.ReplicaSet, desired, maxReplicas i
 
 // WithReplicasAnnotations returns annotations with desired-replicas and
 // max-replicas set to desired and maxReplicas, and whether that changed
-// anything. The result is always a new map; the argument is not modified.
+// anything. The argument is not modified: when nothing changes it is the
+// result (annotations are read, never edited in place), otherwise the result
+// is a new map.
 func WithReplicasAnnotations(annotations map[string]string, desired, maxReplicas int32) (map[string]string, bool) {
-	out := cloneAnnotations(annotations, 2)
-	changed := false
-	for k, v := range map[string]string{deployutil.DesiredReplicasAnnotation: itoa(desired), deployutil.MaxReplicasAnnotation: itoa(maxReplicas)} {
-		if out[k] != v {
-			out[k] = v
-			changed = true
-		}
+	d, m := itoa(desired), itoa(maxReplicas)
+	if annotations[deployutil.DesiredReplicasAnnotation] == d && annotations[deployutil.MaxReplicasAnnotation] == m {
+		return annotations, false // (a number is never "", so both are there)
 	}
-	return out, changed
+	out := cloneAnnotations(annotations, 2)
+	out[deployutil.DesiredReplicasAnnotation], out[deployutil.MaxReplicasAnnotation] = d, m
+	return out, true
 }
 
 // CopyDeploymentAnnotations returns rsAnnotations with every annotation of
