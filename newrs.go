@@ -60,21 +60,27 @@ func (s *session) getAllReplicaSetsAndSyncRevisionOrCreate(rsList []*appsv1.Repl
 func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	d := s.d
 	next := revision.Max(old) + 1
-	// Most syncs find the annotations current: the ReplicaSet's own map is
-	// then read, never written (a later write copies it).
-	ann, changed := existing.Annotations, false
+	// Most syncs find the annotations current: the ReplicaSet itself then
+	// goes on (it is read, never written: a later write copies it).
+	c, changed := existing, false
 	if !facts.ExistingAnnotationsSynced(d, existing, next) {
-		ann, changed = revision.NewReplicaSetAnnotations(d, existing, next, true, s.opts.historyLimit)
+		cp := *existing
+		cp.Annotations, changed = revision.NewReplicaSetAnnotations(d, existing, next, true, s.opts.historyLimit)
+		c = &cp
 	}
-	c := *existing
-	c.Annotations = ann
 	if changed || existing.Spec.MinReadySeconds != d.Spec.MinReadySeconds {
+		if c == existing {
+			cp := *existing
+			c = &cp
+		}
 		c.Spec.MinReadySeconds = d.Spec.MinReadySeconds
-		s.writeRS(existing, &c, newRSSyncReason(existing, &c))
-		return &c
+		s.writeRS(existing, c, newRSSyncReason(existing, c))
+		return c
 	}
-	// Annotations copied in memory ride along with later writes.
-	s.derive(&c, existing)
+	if c != existing {
+		// Annotations copied in memory ride along with later writes.
+		s.derive(c, existing)
+	}
 	needsUpdate := s.setRevision(c.Annotations[deployutil.RevisionAnnotation])
 	why := make([]action.Reason, 0, 2)
 	if needsUpdate {
@@ -89,7 +95,7 @@ func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.R
 	if needsUpdate {
 		s.updateStatus(why...)
 	}
-	return &c
+	return c
 }
 
 func newRSSyncReason(from, to *appsv1.ReplicaSet) action.Reasons {
