@@ -54,6 +54,15 @@ func Apply(s State, p Plan) (State, error) {
 	// Deleted entries become nil until the end, so positions stay valid.
 	var index map[string]int
 	find := func(name string) int {
+		if index == nil && len(out.ReplicaSets) <= linearLookup {
+			// The last of a name, as the map below would find it.
+			for i := len(out.ReplicaSets) - 1; i >= 0; i-- {
+				if rs := out.ReplicaSets[i]; rs != nil && rs.Name == name {
+					return i
+				}
+			}
+			return -1
+		}
 		if index == nil {
 			index = make(map[string]int, len(out.ReplicaSets))
 			for i, rs := range out.ReplicaSets {
@@ -77,7 +86,9 @@ func Apply(s State, p Plan) (State, error) {
 				return State{}, fail("replicaset %q already exists", a.ReplicaSet.Name)
 			}
 			out.ReplicaSets = append(out.ReplicaSets, a.ReplicaSet.DeepCopy())
-			index[a.ReplicaSet.Name] = len(out.ReplicaSets) - 1
+			if index != nil {
+				index[a.ReplicaSet.Name] = len(out.ReplicaSets) - 1
+			}
 		case *action.UpdateReplicaSet:
 			j := find(a.ReplicaSet.Name)
 			if j < 0 {
@@ -94,7 +105,7 @@ func Apply(s State, p Plan) (State, error) {
 				return State{}, fail("replicaset %q not found", a.Name)
 			}
 			out.ReplicaSets[j] = nil
-			delete(index, a.Name)
+			delete(index, a.Name) // (a no-op while there is no index)
 		case *action.AdoptReplicaSet, *action.ReleaseReplicaSet:
 			name, adopt := ownershipTarget(a)
 			j := find(name)

@@ -2,6 +2,7 @@ package deploysync_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,4 +158,52 @@ func rsNames(rss []*appsv1.ReplicaSet) []string {
 		out = append(out, rs.Name)
 	}
 	return out
+}
+
+// TestApplyLookup: Apply finds a plan's ReplicaSets by a scan in small states
+// and by an index in large ones; both give the same result for the same
+// writes (an update, a delete, a create, and a create that collides).
+func TestApplyLookup(t *testing.T) {
+	for _, n := range []int{3, 40} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			d := testutil.Deployment("foo", 2)
+			var rss []*appsv1.ReplicaSet
+			for i := range n {
+				rss = append(rss, testutil.ReplicaSet("foo-"+strconv.Itoa(i), 1, testutil.OwnedBy(d)))
+			}
+			s := deploysync.State{Deployment: d, ReplicaSets: rss, Now: testutil.Epoch()}
+			resized := rss[n-1].DeepCopy()
+			resized.Spec.Replicas = ptr.To[int32](7)
+			created := testutil.ReplicaSet("foo-new", 2, testutil.OwnedBy(d))
+			resizedNew := created.DeepCopy()
+			resizedNew.Spec.Replicas = ptr.To[int32](3)
+			p := deploysync.Plan{Actions: []action.Action{
+				&action.UpdateReplicaSet{ReplicaSet: resized},
+				&action.DeleteReplicaSet{Name: rss[1].Name},
+				&action.CreateReplicaSet{ReplicaSet: created},
+				&action.UpdateReplicaSet{ReplicaSet: resizedNew},
+			}}
+			after, err := deploysync.Apply(s, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, rs := range after.ReplicaSets {
+				got = append(got, rs.Name+"="+strconv.Itoa(int(*rs.Spec.Replicas)))
+			}
+			want := []string{"foo-0=1"}
+			for i := 2; i < n-1; i++ {
+				want = append(want, "foo-"+strconv.Itoa(i)+"=1")
+			}
+			want = append(want, "foo-"+strconv.Itoa(n-1)+"=7", "foo-new=3")
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("ReplicaSets after (-want +got):\n%s", diff)
+			}
+			p.Actions = append(p.Actions, &action.CreateReplicaSet{ReplicaSet: created}, &action.DeleteReplicaSet{Name: rss[1].Name})
+			var aerr *deploysync.ApplyError
+			if _, err := deploysync.Apply(s, p); !errors.As(err, &aerr) || aerr.Index != 4 {
+				t.Errorf("a second create of foo-new: want an ApplyError at action 4, got %v", err)
+			}
+		})
+	}
 }

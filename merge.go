@@ -244,7 +244,11 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 // field: the fields a sync ever writes on a ReplicaSet (TestMergeFields).
 func mergeReplicaSet(w, base, sent *appsv1.ReplicaSet) {
 	if *base.Spec.Replicas != *sent.Spec.Replicas {
-		w.Spec.Replicas = ptr.To(*sent.Spec.Replicas)
+		if w.Spec.Replicas != nil {
+			*w.Spec.Replicas = *sent.Spec.Replicas // w's own pointer
+		} else {
+			w.Spec.Replicas = ptr.To(*sent.Spec.Replicas)
+		}
 	}
 	if base.Spec.MinReadySeconds != sent.Spec.MinReadySeconds {
 		w.Spec.MinReadySeconds = sent.Spec.MinReadySeconds
