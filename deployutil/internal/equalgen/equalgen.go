@@ -194,6 +194,9 @@ func (g *generator) expr(t reflect.Type, a, b string) (string, error) {
 		name, err := g.funcFor(t)
 		return fmt.Sprintf("%s(%s, %s)", name, addr(a), addr(b)), err
 	}
+	if t.Kind() == reflect.Map && !plain(t.Key()) {
+		return "", fmt.Errorf("equalgen: map key %v of %v is not supported", t.Key(), t)
+	}
 	switch {
 	case plain(t):
 		return a + " == " + b, nil
@@ -285,9 +288,6 @@ func (g *generator) define(t reflect.Type) error {
 			}
 			body = fmt.Sprintf("func %s(a, b %s) bool {\n\tif len(a) != len(b) {\n\t\treturn false\n\t}\n\tfor i := range a {\n\t\tif %s {\n\t\t\treturn false\n\t\t}\n\t}\n\treturn true\n}\n", name, te, not(e))
 		case reflect.Map:
-			if !plain(t.Key()) {
-				return fmt.Errorf("equalgen: map key %v of %v is not supported", t.Key(), t)
-			}
 			e, err := g.expr(t.Elem(), "va", "vb")
 			if err != nil {
 				return err
