@@ -14,6 +14,7 @@ type withFloat struct{ F float64 }
 type withUnexported struct{ x int }
 
 var _ = withUnexported{x: 1}.x
+
 type withInterface struct{ I any }
 type withArray struct{ A [2]int }
 type withFunc struct{ F func() }
