@@ -1,12 +1,14 @@
 package deployutil
 
 import (
-	"reflect"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
+
+// The comparison of everything but the labels is typed code generated from
+// the k8s.io/api types (see internal/equalgen), one function per type: the
+// reflective walk equality.Semantic does, without reflection.
+//go:generate go run ./internal/equalgen/gen -o zz_generated_equal.go
 
 // EqualIgnoreHash reports whether two pod templates are semantically equal
 // once the pod-template-hash label is ignored: nil and empty maps and slices
@@ -23,34 +25,7 @@ func EqualIgnoreHash(a, b *corev1.PodTemplateSpec) bool {
 		!equalLabelsIgnoringHash(a.Labels, b.Labels) {
 		return false
 	}
-	// Walk everything but the labels, in place: no copy of either template.
-	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
-	for i, n := 0, va.NumField(); i < n; i++ {
-		if i != objectMetaIndex {
-			if !semanticEqual(va.Field(i), vb.Field(i)) {
-				return false
-			}
-			continue
-		}
-		ma, mb := va.Field(i), vb.Field(i)
-		for j, m := 0, ma.NumField(); j < m; j++ {
-			if j != labelsIndex && !semanticEqual(ma.Field(j), mb.Field(j)) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// Where EqualIgnoreHash finds the labels of a PodTemplateSpec.
-var (
-	objectMetaIndex = fieldIndex(reflect.TypeFor[corev1.PodTemplateSpec](), "ObjectMeta")
-	labelsIndex     = fieldIndex(reflect.TypeFor[metav1.ObjectMeta](), "Labels")
-)
-
-func fieldIndex(t reflect.Type, name string) int {
-	f, _ := t.FieldByName(name)
-	return f.Index[0]
+	return equalTemplateExceptLabels(a, b)
 }
 
 // sameContainers is a necessary condition of semantic equality, cheap to

@@ -2,6 +2,7 @@ package deployutil_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
@@ -108,6 +109,16 @@ func FuzzEqualIgnoreHash(f *testing.F) {
 	f.Add([]byte(`{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1"}]}}`), uint8(1), uint8(0))
 	f.Add([]byte(`{"metadata":{"creationTimestamp":"2020-01-01T00:00:00Z","annotations":{}},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1","memory":"1Gi"}},"env":[]}]}}`), uint8(9), uint8(11))
 	f.Add([]byte(`{"spec":{"nodeSelector":{},"containers":[]}}`), uint8(13), uint8(2))
+	// Every field set (see TestEqualIgnoreHashEveryField), so that the
+	// fuzzer's changes to the document reach every generated comparison.
+	var full corev1.PodTemplateSpec
+	fill(f, reflect.ValueOf(&full).Elem())
+	doc, err := json.Marshal(&full)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(doc, uint8(0), uint8(0))
+	f.Add(doc, uint8(8), uint8(12))
 	f.Fuzz(func(t *testing.T, doc []byte, m1, m2 uint8) {
 		var a, b corev1.PodTemplateSpec
 		if json.Unmarshal(doc, &a) != nil || json.Unmarshal(doc, &b) != nil {
