@@ -42,13 +42,13 @@ func Claim(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (claimed []*appsv1.Re
 	if err != nil {
 		return nil, nil, fmt.Errorf("deployment %s/%s has invalid label selector: %w", d.Namespace, d.Name, err)
 	}
-	claimed, changes = ClaimWith(d, sel, rss)
+	claimed, changes = ClaimWith(d, &sel, rss)
 	return claimed, changes, nil
 }
 
 // ClaimWith is [Claim] with the Deployment's selector already compiled (by
 // [ValidateSelect]).
-func ClaimWith(d *appsv1.Deployment, sel Selector, rss []*appsv1.ReplicaSet) (claimed []*appsv1.ReplicaSet, changes []OwnershipChange) {
+func ClaimWith(d *appsv1.Deployment, sel *Selector, rss []*appsv1.ReplicaSet) (claimed []*appsv1.ReplicaSet, changes []OwnershipChange) {
 	deleting := d.DeletionTimestamp != nil
 	for _, rs := range rss {
 		match := sel.Matches(rs.Labels)

@@ -20,7 +20,19 @@ import (
 // Deployment's selector). The zero Selector is the nil selector.
 type Selector struct {
 	src *metav1.LabelSelector
+	// pairs holds the first n matchLabels pairs, all of them unless
+	// spill is set: matching walks them instead of ranging over the map,
+	// which costs more than the lookups for the few pairs a selector has.
+	pairs [inlinePairs]labelPair
+	n     int
+	spill bool
 }
+
+// inlinePairs is the number of matchLabels pairs kept in a Selector; a
+// selector with more is matched by ranging over its map.
+const inlinePairs = 4
+
+type labelPair struct{ key, value string }
 
 // CompileSelector checks ls as metav1.LabelSelectorAsSelector does (keys
 // are qualified names, values are label values, In and NotIn need values,
@@ -30,15 +42,26 @@ type Selector struct {
 func CompileSelector(ls *metav1.LabelSelector) (Selector, error) {
 	if ls != nil && !selectorValid(ls) {
 		_, err := metav1.LabelSelectorAsSelector(ls)
-		if err == nil {
-			// Not reached while selectorValid refuses exactly what the
-			// label machinery refuses (the tests compare them); if it
-			// ever accepts more, its answer is the one to keep.
-			return Selector{src: ls}, nil
+		if err != nil {
+			return Selector{}, err
 		}
-		return Selector{}, err
+		// Not reached while selectorValid refuses exactly what the label
+		// machinery refuses (the tests compare them); if it ever refuses
+		// more, the machinery's answer is the one to keep.
 	}
-	return Selector{src: ls}, nil
+	s := Selector{src: ls}
+	if ls == nil {
+		return s, nil
+	}
+	for k, v := range ls.MatchLabels {
+		if s.n == inlinePairs {
+			s.spill = true
+			break
+		}
+		s.pairs[s.n] = labelPair{k, v}
+		s.n++
+	}
+	return s, nil
 }
 
 // selectorValid reports whether LabelSelectorAsSelector accepts ls.
@@ -76,14 +99,22 @@ func selectorValid(ls *metav1.LabelSelector) bool {
 
 // Matches reports whether a set of labels satisfies the selector, as
 // labels.Selector.Matches(labels.Set(set)) of the parsed selector does.
-func (s Selector) Matches(set map[string]string) bool {
+func (s *Selector) Matches(set map[string]string) bool {
 	ls := s.src
 	if ls == nil {
 		return false
 	}
-	for k, want := range ls.MatchLabels {
-		if got, ok := set[k]; !ok || got != want {
-			return false
+	if s.spill {
+		for k, want := range ls.MatchLabels {
+			if got, ok := set[k]; !ok || got != want {
+				return false
+			}
+		}
+	} else {
+		for _, p := range s.pairs[:s.n] {
+			if got, ok := set[p.key]; !ok || got != p.value {
+				return false
+			}
 		}
 	}
 	for i := range ls.MatchExpressions {
@@ -125,7 +156,7 @@ func hasValue(vals []string, v string) bool {
 // String is the selector as labels.Selector.String() of the parsed selector
 // writes it (requirements sorted by key): the text reasons show. It parses
 // the selector, so it is for the rare paths that print it.
-func (s Selector) String() string {
+func (s *Selector) String() string {
 	sel, err := metav1.LabelSelectorAsSelector(s.src)
 	if err != nil {
 		return labels.Nothing().String()
@@ -168,10 +199,10 @@ func isDNS1123Subdomain(s string) bool {
 func isQualifiedName(s string) bool {
 	name := s
 	if i := strings.IndexByte(s, '/'); i >= 0 {
-		name = s[i+1:]
-		if !isDNS1123Subdomain(s[:i]) || strings.IndexByte(name, '/') >= 0 {
+		if !isDNS1123Subdomain(s[:i]) {
 			return false
 		}
+		name = s[i+1:] // a second '/' is refused with it: no name holds one
 	}
 	return name != "" && isLabelValue(name)
 }

@@ -198,10 +198,10 @@ func validateStrategy(d *appsv1.Deployment, c culprit) error {
 		return c.bad("spec.strategy.rollingUpdate", deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
 	}
 	for _, f := range []struct {
-		name string
-		v    *intstr.IntOrString
-	}{{"maxUnavailable", ru.MaxUnavailable}, {"maxSurge", ru.MaxSurge}} {
-		field := "spec.strategy.rollingUpdate." + f.name
+		field string // whole, not built per sync: a concatenation allocates
+		v     *intstr.IntOrString
+	}{{"spec.strategy.rollingUpdate.maxUnavailable", ru.MaxUnavailable}, {"spec.strategy.rollingUpdate.maxSurge", ru.MaxSurge}} {
+		field := f.field
 		switch {
 		case f.v == nil:
 			return c.bad(field, deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
