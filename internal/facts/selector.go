@@ -40,39 +40,41 @@ type labelPair struct{ key, value string }
 // Selector. It does not allocate on success; on refusal it returns
 // LabelSelectorAsSelector's own error.
 func CompileSelector(ls *metav1.LabelSelector) (Selector, error) {
-	if ls != nil && !selectorValid(ls) {
-		_, err := metav1.LabelSelectorAsSelector(ls)
-		if err != nil {
-			return Selector{}, err
-		}
-		// Not reached while selectorValid refuses exactly what the label
-		// machinery refuses (the tests compare them); if it ever refuses
-		// more, the machinery's answer is the one to keep.
-	}
 	s := Selector{src: ls}
 	if ls == nil {
 		return s, nil
 	}
+	valid := true
 	for k, v := range ls.MatchLabels {
-		if s.n == inlinePairs {
-			s.spill = true
+		if !isQualifiedName(k) || !isLabelValue(v) {
+			valid = false
 			break
 		}
-		s.pairs[s.n] = labelPair{k, v}
-		s.n++
+		if s.n == inlinePairs {
+			s.spill = true
+		} else {
+			s.pairs[s.n] = labelPair{k, v}
+			s.n++
+		}
 	}
+	if valid && expressionsValid(ls.MatchExpressions) {
+		return s, nil
+	}
+	if _, err := metav1.LabelSelectorAsSelector(ls); err != nil {
+		return Selector{}, err
+	}
+	// Not reached while the checks refuse exactly what the label machinery
+	// refuses (the tests compare them); if they ever refuse more, the
+	// machinery's answer is the one to keep, matched through the map.
+	s.spill = true
 	return s, nil
 }
 
-// selectorValid reports whether LabelSelectorAsSelector accepts ls.
-func selectorValid(ls *metav1.LabelSelector) bool {
-	for k, v := range ls.MatchLabels {
-		if !isQualifiedName(k) || !isLabelValue(v) {
-			return false
-		}
-	}
-	for i := range ls.MatchExpressions {
-		e := &ls.MatchExpressions[i]
+// expressionsValid reports whether LabelSelectorAsSelector accepts the
+// matchExpressions of a selector.
+func expressionsValid(exprs []metav1.LabelSelectorRequirement) bool {
+	for i := range exprs {
+		e := &exprs[i]
 		switch e.Operator {
 		case metav1.LabelSelectorOpIn, metav1.LabelSelectorOpNotIn:
 			if len(e.Values) == 0 {
