@@ -7,11 +7,11 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/rolling"
 )
 
@@ -30,8 +30,8 @@ type session struct {
 	sharedAnnots bool
 	rss          []*appsv1.ReplicaSet
 	pods         map[types.UID][]*corev1.Pod
-	// selector is the Deployment's selector, parsed once by the validation.
-	selector labels.Selector
+	// selector is the Deployment's selector, compiled once by the validation.
+	selector facts.Selector
 	// byName is the cache a create consults when the name is taken.
 	byName map[string]*appsv1.ReplicaSet
 	// released names the ReplicaSets this sync's claim releases.

@@ -110,7 +110,7 @@ func (s *session) run() (Branch, error) {
 // claim decides ownership in the state's order and returns the claimed
 // ReplicaSets as read.
 func (s *session) claim() []*appsv1.ReplicaSet {
-	claimed, changes := facts.ClaimWith(s.d, s.selector, s.rss) // parsed by the validation
+	claimed, changes := facts.ClaimWith(s.d, &s.selector, s.rss) // compiled by the validation
 	for _, c := range changes {
 		kind := releaseRS
 		if c.Adopt {

@@ -38,20 +38,20 @@ type OwnershipChange struct {
 // show its new owner yet, as upstream). The error is that of an invalid
 // selector.
 func Claim(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (claimed []*appsv1.ReplicaSet, changes []OwnershipChange, err error) {
-	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+	sel, err := CompileSelector(d.Spec.Selector)
 	if err != nil {
 		return nil, nil, fmt.Errorf("deployment %s/%s has invalid label selector: %w", d.Namespace, d.Name, err)
 	}
-	claimed, changes = ClaimWith(d, sel, rss)
+	claimed, changes = ClaimWith(d, &sel, rss)
 	return claimed, changes, nil
 }
 
-// ClaimWith is [Claim] with the Deployment's selector already parsed (by
+// ClaimWith is [Claim] with the Deployment's selector already compiled (by
 // [ValidateSelect]).
-func ClaimWith(d *appsv1.Deployment, sel labels.Selector, rss []*appsv1.ReplicaSet) (claimed []*appsv1.ReplicaSet, changes []OwnershipChange) {
+func ClaimWith(d *appsv1.Deployment, sel *Selector, rss []*appsv1.ReplicaSet) (claimed []*appsv1.ReplicaSet, changes []OwnershipChange) {
 	deleting := d.DeletionTimestamp != nil
 	for _, rs := range rss {
-		match := sel.Matches(labels.Set(rs.Labels))
+		match := sel.Matches(rs.Labels)
 		ref := metav1.GetControllerOfNoCopy(rs)
 		switch {
 		case ref != nil && ref.UID != d.UID:

@@ -62,21 +62,21 @@ func Validate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID
 	return err
 }
 
-// ValidateSelect is [Validate] that also returns the Deployment's parsed
-// selector, so that a sync parses it once (see [ClaimWith]).
-func ValidateSelect(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (labels.Selector, error) {
+// ValidateSelect is [Validate] that also returns the Deployment's compiled
+// selector, so that a sync checks it once (see [ClaimWith]).
+func ValidateSelect(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, pods map[types.UID][]*corev1.Pod) (Selector, error) {
 	if d == nil {
-		return nil, &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "the state needs a Deployment", Rule: ruleSnapshot}
+		return Selector{}, &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "the state needs a Deployment", Rule: ruleSnapshot}
 	}
 	sel, err := validateDeployment(d)
 	if err != nil {
-		return nil, err
+		return Selector{}, err
 	}
 	if IsSelectingAll(d) {
 		return sel, nil // the sync reads no ReplicaSet or pod
 	}
 	if err := validateReplicaSets(d, rss); err != nil {
-		return nil, err
+		return Selector{}, err
 	}
 	return sel, validatePods(pods)
 }
@@ -109,96 +109,115 @@ func isPercent(s string) bool {
 	return true
 }
 
-type badFunc func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error
+// culprit names the object an InputError is about, and builds the error only
+// when there is one: a value, not a closure, so that checking an object
+// allocates nothing.
+type culprit struct {
+	d  *appsv1.Deployment // the Deployment, when rs is nil
+	rs *appsv1.ReplicaSet
+	i  int // rs's index in the state
+}
 
-func validateDeployment(d *appsv1.Deployment) (labels.Selector, error) {
-	bad := func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
-		return &deployutil.InputError{Object: objectName(d), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
+func (c culprit) bad(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
+	obj := ""
+	if c.rs != nil {
+		obj = rsObject(c.rs, c.i)
+	} else {
+		obj = objectName(c.d)
 	}
+	return &deployutil.InputError{Object: obj, Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
+}
+
+func validateDeployment(d *appsv1.Deployment) (Selector, error) {
+	c := culprit{d: d}
 	if d.Name == "" {
-		return nil, bad("metadata.name", deployutil.Required, nil, "a Deployment needs a name", ruleObjectMeta)
+		return Selector{}, c.bad("metadata.name", deployutil.Required, nil, "a Deployment needs a name", ruleObjectMeta)
 	}
-	if errs := validation.IsDNS1123Subdomain(d.Name); len(errs) > 0 {
-		return nil, bad("metadata.name", deployutil.Invalid, d.Name, errs[0], ruleDNSSubdomain)
+	if !isDNS1123Subdomain(d.Name) {
+		// The hand-written check answers as the regexp does (the tests
+		// compare them); the message is the apiserver's.
+		if errs := validation.IsDNS1123Subdomain(d.Name); len(errs) > 0 {
+			return Selector{}, c.bad("metadata.name", deployutil.Invalid, d.Name, errs[0], ruleDNSSubdomain)
+		}
 	}
 	s := &d.Spec
 	if s.Replicas == nil {
-		return nil, bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
+		return Selector{}, c.bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
 	}
 	if *s.Replicas < 0 {
-		return nil, bad("spec.replicas", deployutil.Invalid, *s.Replicas, "must be greater than or equal to 0", ruleSpec)
+		return Selector{}, c.bad("spec.replicas", deployutil.Invalid, *s.Replicas, "must be greater than or equal to 0", ruleSpec)
 	}
 	if s.Selector == nil {
-		return nil, bad("spec.selector", deployutil.Required, nil, "a Deployment needs a selector", ruleSpec)
+		return Selector{}, c.bad("spec.selector", deployutil.Required, nil, "a Deployment needs a selector", ruleSpec)
 	}
-	sel, err := metav1.LabelSelectorAsSelector(s.Selector)
+	sel, err := CompileSelector(s.Selector)
 	if err != nil {
-		return nil, bad("spec.selector", deployutil.Invalid, metav1.FormatLabelSelector(s.Selector), err.Error(), ruleSpec+" (invalid label selector)")
+		return Selector{}, c.bad("spec.selector", deployutil.Invalid, metav1.FormatLabelSelector(s.Selector), err.Error(), ruleSpec+" (invalid label selector)")
 	}
-	if !sel.Matches(labels.Set(s.Template.Labels)) {
-		return nil, bad("spec.template.metadata.labels", deployutil.Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`",
+	if !sel.Matches(s.Template.Labels) {
+		return Selector{}, c.bad("spec.template.metadata.labels", deployutil.Invalid, labels.Set(s.Template.Labels).String(), "`selector` does not match template `labels`",
 			"apps/v1 ValidatePodTemplateSpecForReplicaSet")
 	}
 	if s.MinReadySeconds < 0 {
-		return nil, bad("spec.minReadySeconds", deployutil.Invalid, s.MinReadySeconds, "must be greater than or equal to 0", ruleSpec)
+		return Selector{}, c.bad("spec.minReadySeconds", deployutil.Invalid, s.MinReadySeconds, "must be greater than or equal to 0", ruleSpec)
 	}
 	if s.RevisionHistoryLimit != nil && *s.RevisionHistoryLimit < 0 {
-		return nil, bad("spec.revisionHistoryLimit", deployutil.Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0", ruleSpec)
+		return Selector{}, c.bad("spec.revisionHistoryLimit", deployutil.Invalid, *s.RevisionHistoryLimit, "must be greater than or equal to 0", ruleSpec)
 	}
 	if p := s.ProgressDeadlineSeconds; p != nil {
 		if *p < 0 {
-			return nil, bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, "must be greater than or equal to 0", ruleSpec)
+			return Selector{}, c.bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, "must be greater than or equal to 0", ruleSpec)
 		}
 		if *p <= s.MinReadySeconds {
-			return nil, bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds), ruleSpec)
+			return Selector{}, c.bad("spec.progressDeadlineSeconds", deployutil.Invalid, *p, fmt.Sprintf("must be greater than minReadySeconds (%d)", s.MinReadySeconds), ruleSpec)
 		}
 	}
-	if err := validateStrategy(d, bad); err != nil {
-		return nil, err
+	if err := validateStrategy(d, c); err != nil {
+		return Selector{}, err
 	}
-	if err := validateDeploymentStatus(&d.Status, bad); err != nil {
-		return nil, err
+	if err := validateDeploymentStatus(&d.Status, c); err != nil {
+		return Selector{}, err
 	}
 	return sel, nil
 }
 
-func validateStrategy(d *appsv1.Deployment, bad badFunc) error {
+func validateStrategy(d *appsv1.Deployment, c culprit) error {
 	st := d.Spec.Strategy
 	switch st.Type {
 	case appsv1.RecreateDeploymentStrategyType:
 		if st.RollingUpdate != nil {
-			return bad("spec.strategy.rollingUpdate", deployutil.Invalid, "set", "may not be specified when strategy `type` is 'Recreate'", ruleStrategy)
+			return c.bad("spec.strategy.rollingUpdate", deployutil.Invalid, "set", "may not be specified when strategy `type` is 'Recreate'", ruleStrategy)
 		}
 		return nil
 	case appsv1.RollingUpdateDeploymentStrategyType:
 	default:
-		return bad("spec.strategy.type", deployutil.NotSupported, string(st.Type), `supported values: "Recreate", "RollingUpdate"`, ruleStrategy)
+		return c.bad("spec.strategy.type", deployutil.NotSupported, string(st.Type), `supported values: "Recreate", "RollingUpdate"`, ruleStrategy)
 	}
 	ru := st.RollingUpdate
 	if ru == nil {
-		return bad("spec.strategy.rollingUpdate", deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
+		return c.bad("spec.strategy.rollingUpdate", deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
 	}
 	for _, f := range []struct {
-		name string
-		v    *intstr.IntOrString
-	}{{"maxUnavailable", ru.MaxUnavailable}, {"maxSurge", ru.MaxSurge}} {
-		field := "spec.strategy.rollingUpdate." + f.name
+		field string // whole, not built per sync: a concatenation allocates
+		v     *intstr.IntOrString
+	}{{"spec.strategy.rollingUpdate.maxUnavailable", ru.MaxUnavailable}, {"spec.strategy.rollingUpdate.maxSurge", ru.MaxSurge}} {
+		field := f.field
 		switch {
 		case f.v == nil:
-			return bad(field, deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
+			return c.bad(field, deployutil.Required, nil, "not set for a RollingUpdate", ruleDefaulting)
 		case f.v.Type == intstr.Int && f.v.IntVal < 0:
-			return bad(field, deployutil.Invalid, f.v.IntVal, "must be greater than or equal to 0", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+			return c.bad(field, deployutil.Invalid, f.v.IntVal, "must be greater than or equal to 0", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		case f.v.Type == intstr.String && !isPercent(f.v.StrVal):
-			return bad(field, deployutil.Invalid, f.v.StrVal, "must be an integer or a percentage like '25%'", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+			return c.bad(field, deployutil.Invalid, f.v.StrVal, "must be an integer or a percentage like '25%'", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		case f.v.Type != intstr.Int && f.v.Type != intstr.String:
-			return bad(field, deployutil.Invalid, f.v.Type, "must be an integer or a percentage", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
+			return c.bad(field, deployutil.Invalid, f.v.Type, "must be an integer or a percentage", ruleRollingUpdate+" (ValidatePositiveIntOrPercent)")
 		}
 	}
 	if rawValue(ru.MaxUnavailable) == 0 && rawValue(ru.MaxSurge) == 0 {
-		return bad("spec.strategy.rollingUpdate.maxUnavailable", deployutil.Invalid, ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0", ruleRollingUpdate)
+		return c.bad("spec.strategy.rollingUpdate.maxUnavailable", deployutil.Invalid, ru.MaxUnavailable.String(), "may not be 0 when `maxSurge` is 0", ruleRollingUpdate)
 	}
 	if ru.MaxUnavailable.Type == intstr.String && rawValue(ru.MaxUnavailable) > 100 {
-		return bad("spec.strategy.rollingUpdate.maxUnavailable", deployutil.Invalid, ru.MaxUnavailable.StrVal, "must not be greater than 100%", ruleRollingUpdate+" (IsNotMoreThan100Percent)")
+		return c.bad("spec.strategy.rollingUpdate.maxUnavailable", deployutil.Invalid, ru.MaxUnavailable.StrVal, "must not be greater than 100%", ruleRollingUpdate+" (IsNotMoreThan100Percent)")
 	}
 	return nil
 }
@@ -214,7 +233,7 @@ func rawValue(v *intstr.IntOrString) int64 {
 	return n
 }
 
-func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad badFunc) error {
+func validateDeploymentStatus(s *appsv1.DeploymentStatus, c culprit) error {
 	for _, f := range []struct {
 		name string
 		v    int64
@@ -225,18 +244,18 @@ func validateDeploymentStatus(s *appsv1.DeploymentStatus, bad badFunc) error {
 		{"collisionCount", int64(ptr.Deref(s.CollisionCount, 0))},
 	} {
 		if f.v < 0 {
-			return bad("status."+f.name, deployutil.Invalid, f.v, "must be greater than or equal to 0", ruleDeployStatus)
+			return c.bad("status."+f.name, deployutil.Invalid, f.v, "must be greater than or equal to 0", ruleDeployStatus)
 		}
 	}
 	switch {
 	case s.UpdatedReplicas > s.Replicas:
-		return bad("status.updatedReplicas", deployutil.Invalid, s.UpdatedReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+		return c.bad("status.updatedReplicas", deployutil.Invalid, s.UpdatedReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.ReadyReplicas > s.Replicas:
-		return bad("status.readyReplicas", deployutil.Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+		return c.bad("status.readyReplicas", deployutil.Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.AvailableReplicas > s.Replicas:
-		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
+		return c.bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleDeployStatus)
 	case s.AvailableReplicas > s.ReadyReplicas:
-		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleDeployStatus)
+		return c.bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleDeployStatus)
 	}
 	return nil
 }
@@ -312,30 +331,28 @@ func rsObject(rs *appsv1.ReplicaSet, i int) string {
 // validateReplicaSet checks one ReplicaSet; seen answers for the
 // ReplicaSets before it.
 func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, seen *seenSet) error {
-	bad := func(field string, kind deployutil.ErrorKind, value any, detail, rule string) error {
-		return &deployutil.InputError{Object: rsObject(rs, i), Field: field, Kind: kind, Value: value, Detail: detail, Rule: rule}
-	}
+	c := culprit{rs: rs, i: i}
 	dupName, dupUID := seen.has(rs.Name, rs.UID)
 	switch {
 	case rs.Name == "":
-		return bad("metadata.name", deployutil.Required, nil, "a ReplicaSet needs a name", ruleObjectMeta)
+		return c.bad("metadata.name", deployutil.Required, nil, "a ReplicaSet needs a name", ruleObjectMeta)
 	case dupName:
-		return bad("metadata.name", deployutil.Duplicate, rs.Name, "two ReplicaSets in the state have this name", ruleSnapshot)
+		return c.bad("metadata.name", deployutil.Duplicate, rs.Name, "two ReplicaSets in the state have this name", ruleSnapshot)
 	case dupUID:
-		return bad("metadata.uid", deployutil.Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID", ruleSnapshot)
+		return c.bad("metadata.uid", deployutil.Duplicate, string(rs.UID), "two ReplicaSets in the state have this UID", ruleSnapshot)
 	case rs.Namespace != d.Namespace:
-		return bad("metadata.namespace", deployutil.Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace), ruleSnapshot)
+		return c.bad("metadata.namespace", deployutil.Invalid, rs.Namespace, fmt.Sprintf("the state holds the ReplicaSets of namespace %q only", d.Namespace), ruleSnapshot)
 	case rs.Spec.Replicas == nil:
-		return bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
+		return c.bad("spec.replicas", deployutil.Required, nil, "not set", ruleDefaulting)
 	case *rs.Spec.Replicas < 0:
-		return bad("spec.replicas", deployutil.Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0", ruleReplicaSetSpec)
+		return c.bad("spec.replicas", deployutil.Invalid, *rs.Spec.Replicas, "must be greater than or equal to 0", ruleReplicaSetSpec)
 	}
-	return validateReplicaSetStatus(&rs.Status, bad)
+	return validateReplicaSetStatus(&rs.Status, c)
 }
 
 // validateReplicaSetStatus mirrors ValidateReplicaSetStatus for the fields
 // the sync reads (fullyLabeledReplicas is not one of them).
-func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad badFunc) error {
+func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, c culprit) error {
 	for _, f := range []struct {
 		name string
 		v    int64
@@ -344,16 +361,16 @@ func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, bad badFunc) error {
 		{"terminatingReplicas", int64(ptr.Deref(s.TerminatingReplicas, 0))}, {"observedGeneration", s.ObservedGeneration},
 	} {
 		if f.v < 0 {
-			return bad("status."+f.name, deployutil.Invalid, f.v, "must be greater than or equal to 0", ruleRSStatus)
+			return c.bad("status."+f.name, deployutil.Invalid, f.v, "must be greater than or equal to 0", ruleRSStatus)
 		}
 	}
 	switch {
 	case s.ReadyReplicas > s.Replicas:
-		return bad("status.readyReplicas", deployutil.Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleRSStatus)
+		return c.bad("status.readyReplicas", deployutil.Invalid, s.ReadyReplicas, "cannot be greater than status.replicas", ruleRSStatus)
 	case s.AvailableReplicas > s.Replicas:
-		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleRSStatus)
+		return c.bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than status.replicas", ruleRSStatus)
 	case s.AvailableReplicas > s.ReadyReplicas:
-		return bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleRSStatus)
+		return c.bad("status.availableReplicas", deployutil.Invalid, s.AvailableReplicas, "cannot be greater than readyReplicas", ruleRSStatus)
 	}
 	return nil
 }

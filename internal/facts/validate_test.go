@@ -12,6 +12,7 @@ import (
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/contract"
 	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/scenarios"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
 
@@ -115,5 +116,19 @@ func TestInputErrorMessage(t *testing.T) {
 				t.Errorf("Error() = %q, want %q (%s)", got, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// TestValidateAllocs checks that validating a valid state allocates
+// nothing (issue 13: the fixed cost of a sync): the state of the
+// mid-rollout benchmark, a Deployment with a selector and eleven
+// ReplicaSets.
+func TestValidateAllocs(t *testing.T) {
+	s := scenarios.BenchMidRollout(10)
+	if err := facts.Validate(s.Deployment, s.ReplicaSets, s.Pods); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = facts.Validate(s.Deployment, s.ReplicaSets, s.Pods) }); n != 0 {
+		t.Errorf("%v allocations per validation, want 0", n)
 	}
 }
