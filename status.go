@@ -2,6 +2,7 @@ package deploysync
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"time"
 
@@ -67,9 +68,11 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 	}
 	cur := facts.Condition(&d.Status, appsv1.DeploymentProgressing)
 	complete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == action.ReasonNewReplicaSetAvailable
-	subject := "Deployment " + strconv.Quote(d.Name)
+	var subject string
 	if newRS != nil {
 		subject = "ReplicaSet " + strconv.Quote(newRS.Name)
+	} else {
+		subject = "Deployment " + strconv.Quote(d.Name)
 	}
 	if hasDeadline && !complete && !s.limitProgress(&st, cur, subject) {
 		switch {
@@ -155,20 +158,16 @@ func (s *session) requeueStuck(st *appsv1.DeploymentStatus) {
 // statusWhy describes what a status write changes, field by field (see
 // action.RuleStatus).
 func statusWhy(old, cur *appsv1.DeploymentStatus) action.Reason {
-	vs := make([]action.Value, 0, 12)
+	var buf [16]action.Value // the values gathered here, copied once at the end
+	vs := buf[:0]
 	if old.ObservedGeneration != cur.ObservedGeneration {
 		vs = append(vs, action.Num("observedGeneration", cur.ObservedGeneration))
 	}
-	count := func(from, to string, a, b int32) {
-		if a != b {
-			vs = append(vs, action.Num(from, a), action.Num(to, b))
-		}
-	}
-	count("replicas.from", "replicas.to", old.Replicas, cur.Replicas)
-	count("updatedReplicas.from", "updatedReplicas.to", old.UpdatedReplicas, cur.UpdatedReplicas)
-	count("readyReplicas.from", "readyReplicas.to", old.ReadyReplicas, cur.ReadyReplicas)
-	count("availableReplicas.from", "availableReplicas.to", old.AvailableReplicas, cur.AvailableReplicas)
-	count("unavailableReplicas.from", "unavailableReplicas.to", old.UnavailableReplicas, cur.UnavailableReplicas)
+	vs = appendCount(vs, "replicas.from", "replicas.to", old.Replicas, cur.Replicas)
+	vs = appendCount(vs, "updatedReplicas.from", "updatedReplicas.to", old.UpdatedReplicas, cur.UpdatedReplicas)
+	vs = appendCount(vs, "readyReplicas.from", "readyReplicas.to", old.ReadyReplicas, cur.ReadyReplicas)
+	vs = appendCount(vs, "availableReplicas.from", "availableReplicas.to", old.AvailableReplicas, cur.AvailableReplicas)
+	vs = appendCount(vs, "unavailableReplicas.from", "unavailableReplicas.to", old.UnavailableReplicas, cur.UnavailableReplicas)
 	if a, b := old.TerminatingReplicas, cur.TerminatingReplicas; !ptr.Equal(a, b) {
 		vs = append(vs, optCount("terminatingReplicas.from", a), optCount("terminatingReplicas.to", b))
 	}
@@ -185,7 +184,18 @@ func statusWhy(old, cur *appsv1.DeploymentStatus) action.Reason {
 			vs = append(vs, action.Str("drop", string(old.Conditions[i].Type)))
 		}
 	}
-	return action.Because(action.RuleStatus, vs...)
+	if len(vs) == 0 {
+		return action.Because(action.RuleStatus)
+	}
+	return action.Because(action.RuleStatus, slices.Clone(vs)...)
+}
+
+// appendCount appends a count's change, if it changed, as two values.
+func appendCount(vs []action.Value, from, to string, a, b int32) []action.Value {
+	if a != b {
+		vs = append(vs, action.Num(from, a), action.Num(to, b))
+	}
+	return vs
 }
 
 // conditionValueNames names the values of a changed condition in a status

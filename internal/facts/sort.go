@@ -1,29 +1,37 @@
 package facts
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
 )
 
-// The orderings below are upstream's. Each sorts a fresh copy with
-// [sort.Sort], never the caller's slice. ByRevision is not a strict order
-// when revisions do not parse; using the same algorithm on the same input
-// order keeps even that case identical to upstream.
+// The orderings below are upstream's. Each sorts a fresh copy with pdqsort,
+// never the caller's slice: [sort.Sort], or for the creation order
+// [slices.SortFunc], the same algorithm (both are generated from one
+// template; TestSortedByCreationSortSort checks that they agree even on
+// ties) without an interface. ByRevision is not a strict order when
+// revisions do not parse; using the same algorithm on the same input order
+// keeps even that case identical to upstream.
 
-type byCreation []*appsv1.ReplicaSet
-
-func (o byCreation) Len() int           { return len(o) }
-func (o byCreation) Swap(i, j int)      { o[i], o[j] = o[j], o[i] }
-func (o byCreation) Less(i, j int) bool { return olderFirst(o[i], o[j]) }
+// compareCreation orders by creation timestamp, then by name, as
+// olderFirst.
+func compareCreation(a, b *appsv1.ReplicaSet) int {
+	if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
+}
 
 // SortedByCreation returns the ReplicaSets oldest first; on equal timestamps
 // (they have one-second resolution) by name.
 func SortedByCreation(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	out := clone(rss)
-	sort.Sort(byCreation(out))
+	slices.SortFunc(out, compareCreation)
 	return out
 }
 
@@ -31,7 +39,7 @@ func SortedByCreation(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 // newest first, and on equal timestamps by name descending.
 func SortedByCreationNewestFirst(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	out := clone(rss)
-	sort.Sort(sort.Reverse(byCreation(out)))
+	slices.SortFunc(out, func(a, b *appsv1.ReplicaSet) int { return compareCreation(b, a) })
 	return out
 }
 

@@ -2,6 +2,7 @@ package facts
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -261,50 +262,76 @@ func validateDeploymentStatus(s *appsv1.DeploymentStatus, c culprit) error {
 }
 
 func validateReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
-	seen := seenSet{earlier: rss}
-	if len(rss) > linearSeen {
-		seen.names = make(map[string]struct{}, len(rss))
-		seen.uids = make(map[types.UID]struct{}, len(rss))
-	}
+	var seen seenSet
+	seen.init(len(rss))
 	for i, rs := range rss {
 		if rs == nil {
 			return &deployutil.InputError{Object: fmt.Sprintf("ReplicaSet #%d", i), Field: "replicaSets", Kind: deployutil.Required, Detail: "nil ReplicaSet in the state", Rule: ruleSnapshot}
 		}
-		seen.n = i
 		if err := validateReplicaSet(d, rs, i, &seen); err != nil {
 			return err
-		}
-		if seen.names != nil {
-			seen.names[rs.Name], seen.uids[rs.UID] = struct{}{}, struct{}{}
 		}
 	}
 	return nil
 }
 
-// linearSeen is the number of ReplicaSets up to which duplicates are found
-// by scanning the earlier ones: cheaper than two maps for the usual few.
-const linearSeen = 32
+// smallSeen is the number of ReplicaSets up to which duplicates are found
+// in two fixed hash tables (no allocation); more use two maps.
+const smallSeen = 32
 
-// seenSet answers whether an earlier ReplicaSet of the state (the first n of
-// earlier) has a name or UID: by a scan, or by the maps when they are set.
+// seenTableSize is the size of a fixed table: a power of two with room for
+// smallSeen keys at half load.
+const seenTableSize = 2 * smallSeen
+
+// seenSet remembers the names and UIDs of the ReplicaSets checked so far.
 type seenSet struct {
-	earlier []*appsv1.ReplicaSet
-	n       int
-	names   map[string]struct{}
-	uids    map[types.UID]struct{}
+	seed         maphash.Seed
+	names, uids  seenTable
+	mnames, muid map[string]struct{}
 }
 
-func (s *seenSet) has(name string, uid types.UID) (dupName, dupUID bool) {
-	if s.names != nil {
-		_, dupName = s.names[name]
-		_, dupUID = s.uids[uid]
+type seenTable [seenTableSize]seenSlot
+
+type seenSlot struct {
+	used bool
+	hash uint64
+	key  string
+}
+
+func (s *seenSet) init(n int) {
+	if n > smallSeen {
+		s.mnames, s.muid = make(map[string]struct{}, n), make(map[string]struct{}, n)
+		return
+	}
+	s.seed = maphash.MakeSeed() // only where keys land: the answers do not depend on it
+}
+
+// add notes a ReplicaSet's name and UID and reports which of them an
+// earlier one had.
+func (s *seenSet) add(name string, uid types.UID) (dupName, dupUID bool) {
+	if s.mnames != nil {
+		_, dupName = s.mnames[name]
+		_, dupUID = s.muid[string(uid)]
+		s.mnames[name], s.muid[string(uid)] = struct{}{}, struct{}{}
 		return dupName, dupUID
 	}
-	for _, rs := range s.earlier[:s.n] {
-		dupName = dupName || rs.Name == name
-		dupUID = dupUID || rs.UID == uid
+	return s.names.add(s.seed, name), s.uids.add(s.seed, string(uid))
+}
+
+// add puts key in the table (open addressing; it never fills: at most
+// smallSeen keys) and reports whether it was there.
+func (t *seenTable) add(seed maphash.Seed, key string) bool {
+	h := maphash.String(seed, key)
+	for j := h & (seenTableSize - 1); ; j = (j + 1) & (seenTableSize - 1) {
+		sl := &t[j]
+		if !sl.used {
+			*sl = seenSlot{used: true, hash: h, key: key}
+			return false
+		}
+		if sl.hash == h && sl.key == key {
+			return true
+		}
 	}
-	return dupName, dupUID
 }
 
 // validatePods refuses a nil pod: the only thing about pods that cannot be
@@ -332,7 +359,7 @@ func rsObject(rs *appsv1.ReplicaSet, i int) string {
 // ReplicaSets before it.
 func validateReplicaSet(d *appsv1.Deployment, rs *appsv1.ReplicaSet, i int, seen *seenSet) error {
 	c := culprit{rs: rs, i: i}
-	dupName, dupUID := seen.has(rs.Name, rs.UID)
+	dupName, dupUID := seen.add(rs.Name, rs.UID)
 	switch {
 	case rs.Name == "":
 		return c.bad("metadata.name", deployutil.Required, nil, "a ReplicaSet needs a name", ruleObjectMeta)
