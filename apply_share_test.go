@@ -1,7 +1,6 @@
 package deploysync_test
 
 import (
-	"fmt"
 	"reflect"
 	"testing"
 
@@ -12,41 +11,6 @@ import (
 	"github.com/deploysync/deploysync/internal/scenarios"
 	"github.com/deploysync/deploysync/internal/testutil"
 )
-
-// shared lists the paths at which a and b (values of one type) hold the same
-// map, the same slice array or the same pointer: what a change through one
-// would change in the other.
-func shared(a, b reflect.Value, path string, out *[]string) {
-	switch a.Kind() {
-	case reflect.Pointer:
-		if a.IsNil() || b.IsNil() {
-			return
-		}
-		if a.Pointer() == b.Pointer() {
-			*out = append(*out, path)
-			return
-		}
-		shared(a.Elem(), b.Elem(), path, out)
-	case reflect.Map:
-		if a.Len() > 0 && b.Len() > 0 && a.Pointer() == b.Pointer() {
-			*out = append(*out, path)
-		}
-	case reflect.Slice:
-		if a.Cap() > 0 && b.Cap() > 0 && a.Pointer() == b.Pointer() {
-			*out = append(*out, path)
-			return
-		}
-		for i := range min(a.Len(), b.Len()) {
-			shared(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i), out)
-		}
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if a.Type().Field(i).IsExported() {
-				shared(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name, out)
-			}
-		}
-	}
-}
 
 // TestApplyResultIndependentOfPlan applies the plan of every scenario: the
 // result's objects share nothing with the objects the plan's actions carry
@@ -87,9 +51,7 @@ func TestApplyResultIndependentOfPlan(t *testing.T) {
 				if reflect.ValueOf(got).IsNil() {
 					continue // deleted by a later action
 				}
-				var paths []string
-				shared(reflect.ValueOf(sent), reflect.ValueOf(got), "", &paths)
-				if len(paths) > 0 {
+				if paths := testutil.Shared(sent, got); len(paths) > 0 {
 					t.Errorf("%s: the result shares %v with the plan's object", a, paths)
 				}
 				checked++
@@ -106,14 +68,10 @@ func TestSharedFindsSharing(t *testing.T) {
 	s := scenarios.BenchMidRollout(2)
 	d := s.Deployment
 	c := *d // shallow: the maps, slices and pointers are the same
-	var paths []string
-	shared(reflect.ValueOf(d), reflect.ValueOf(&c), "", &paths)
-	if len(paths) == 0 {
-		t.Fatal("a shallow copy shares its maps and pointers, shared found none")
+	if len(testutil.Shared(d, &c)) == 0 {
+		t.Fatal("a shallow copy shares its maps and pointers, Shared found none")
 	}
-	paths = nil
-	shared(reflect.ValueOf(d), reflect.ValueOf(d.DeepCopy()), "", &paths)
-	if len(paths) != 0 {
-		t.Fatalf("a deep copy shares nothing, shared found %v", paths)
+	if paths := testutil.Shared(d, d.DeepCopy()); len(paths) != 0 {
+		t.Fatalf("a deep copy shares nothing, Shared found %v", paths)
 	}
 }
