@@ -50,13 +50,19 @@ func Claim(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (claimed []*appsv1.Re
 // [ValidateSelect]).
 func ClaimWith(d *appsv1.Deployment, sel *Selector, rss []*appsv1.ReplicaSet) (claimed []*appsv1.ReplicaSet, changes []OwnershipChange) {
 	deleting := d.DeletionTimestamp != nil
+	claim := func(rs *appsv1.ReplicaSet) {
+		if claimed == nil {
+			claimed = make([]*appsv1.ReplicaSet, 0, len(rss)) // one allocation; nil if none is claimed
+		}
+		claimed = append(claimed, rs)
+	}
 	for _, rs := range rss {
 		match := sel.Matches(rs.Labels)
 		ref := metav1.GetControllerOfNoCopy(rs)
 		switch {
 		case ref != nil && ref.UID != d.UID:
 		case ref != nil && match:
-			claimed = append(claimed, rs)
+			claim(rs)
 		case ref != nil && !deleting:
 			changes = append(changes, OwnershipChange{ReplicaSet: rs, Why: action.Reasons{action.Because(action.RuleRelease,
 				action.Str("labels", labels.Set(rs.Labels).String()), action.Str("selector", sel.String()))}})
@@ -64,7 +70,7 @@ func ClaimWith(d *appsv1.Deployment, sel *Selector, rss []*appsv1.ReplicaSet) (c
 		case deleting || !match || rs.DeletionTimestamp != nil:
 		case d.Namespace != "" && d.Namespace != rs.Namespace:
 		default:
-			claimed = append(claimed, rs)
+			claim(rs)
 			changes = append(changes, OwnershipChange{ReplicaSet: rs, Adopt: true, Why: action.Reasons{action.Because(action.RuleAdopt,
 				action.Str("labels", labels.Set(rs.Labels).String()), action.Str("selector", sel.String()))}})
 		}
