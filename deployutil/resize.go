@@ -15,7 +15,8 @@ type Resize struct {
 	From *appsv1.ReplicaSet
 	// To is the ReplicaSet to write: From with the new size and its
 	// desired-replicas and max-replicas annotations refreshed. It shares
-	// everything else with From; treat both as read-only.
+	// everything else with From (the annotations too, when they are
+	// already current); treat both as read-only.
 	To *appsv1.ReplicaSet
 	// Why says why this size: the rule and its numbers.
 	Why action.Reasons

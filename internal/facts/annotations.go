@@ -115,9 +115,8 @@ func cloneAnnotations(m map[string]string, extra int) map[string]string {
 // exists) would make of them for revision next: every annotation the
 // Deployment passes on is there with its value, and the revision either does
 // not parse (and is not empty) or is at least next (a missing one counts as
-// 0). A sync then keeps the
-// ReplicaSet's own map instead of a copy (FuzzExistingAnnotationsSynced
-// checks the two agree).
+// 0). A sync then keeps the ReplicaSet's own map instead of a copy
+// (FuzzExistingAnnotationsSynced checks the two agree).
 func ExistingAnnotationsSynced(d *appsv1.Deployment, rs *appsv1.ReplicaSet, next int64) bool {
 	for k, v := range d.Annotations {
 		if isSkippedAnnotation(k) {
