@@ -75,8 +75,8 @@ type entry struct {
 	kind       entryKind
 	name       string             // the ReplicaSet's name
 	base, sent *appsv1.ReplicaSet // ReplicaSet writes (a create has no base)
-	dep        sentDeployment     // Deployment writes
-	ev         action.Event
+	dep        *sentDeployment    // Deployment writes
+	ev         *action.Event      // an event: the plan's action itself
 	why        action.Reasons
 }
 
@@ -86,6 +86,16 @@ type sentDeployment struct {
 	annotations map[string]string
 	status      appsv1.DeploymentStatus
 	template    *corev1.PodTemplateSpec
+}
+
+// newSent returns room for what a Deployment write sends: in the session
+// for its first writes (a sync makes one or two), else on the heap.
+func (s *session) newSent() *sentDeployment {
+	if s.nSent < len(s.sentBuf) {
+		s.nSent++
+		return &s.sentBuf[s.nSent-1]
+	}
+	return new(sentDeployment)
 }
 
 // derived is a ReplicaSet value and the server's version it is a copy of.
@@ -114,21 +124,25 @@ func (s *session) writeRS(from, to *appsv1.ReplicaSet, why action.Reasons) {
 }
 
 func (s *session) event(typ, reason, msg string, why ...action.Reason) {
-	s.log = append(s.log, entry{kind: event, ev: action.Event{Type: typ, Reason: reason, Message: msg, Why: why}})
+	s.log = append(s.log, entry{kind: event, ev: &action.Event{Type: typ, Reason: reason, Message: msg, Why: why}})
 }
 
 // updateStatus records a write of the Deployment's status subresource with
 // the working copy as it is now.
 func (s *session) updateStatus(why ...action.Reason) {
 	s.sharedAnnots = true
-	s.log = append(s.log, entry{kind: updateDStatus, dep: sentDeployment{annotations: s.d.Annotations, status: s.d.Status}, why: why})
+	sent := s.newSent()
+	*sent = sentDeployment{annotations: s.d.Annotations, status: s.d.Status}
+	s.log = append(s.log, entry{kind: updateDStatus, dep: sent, why: why})
 }
 
 // updateDeployment records a write of the Deployment itself.
 func (s *session) updateDeployment(why ...action.Reason) {
 	t := s.d.Spec.Template
 	s.sharedAnnots = true
-	s.log = append(s.log, entry{kind: updateD, dep: sentDeployment{annotations: s.d.Annotations, template: &t}, why: why})
+	sent := s.newSent()
+	*sent = sentDeployment{annotations: s.d.Annotations, template: &t}
+	s.log = append(s.log, entry{kind: updateD, dep: sent, why: why})
 }
 
 // plan is the session's log merged into a plan's actions.
@@ -206,15 +220,14 @@ func merge(log []entry, read func(name string) *appsv1.ReplicaSet, orig *appsv1.
 			if dw == nil {
 				dw = orig.DeepCopy()
 			}
-			mergeDeployment(dw, orig, &e.dep, e.kind == updateDStatus)
+			mergeDeployment(dw, orig, e.dep, e.kind == updateDStatus)
 			if e.kind == updateD {
 				dAt, dWhy = i, appendOnce(dWhy, e.why)
 			} else {
 				sAt, sWhy = i, appendOnce(sWhy, e.why)
 			}
 		case event:
-			ev := e.ev
-			out[i] = &ev
+			out[i] = e.ev // made for the plan by the log, held by nothing else
 		}
 	}
 	for _, in := range intents {

@@ -49,6 +49,8 @@ type session struct {
 	// writes few.
 	logBuf  [4]entry
 	baseBuf [2]derived
+	sentBuf [2]sentDeployment
+	nSent   int
 	// work holds the working copy d points to.
 	work appsv1.Deployment
 	// limit is the rollout limit that binds this sync (see WithLimits).
