@@ -735,11 +735,34 @@ func progressingOf(v loadView) *conditionView {
 	return nil
 }
 
+// behindProgress: v's Progressing condition still says NewReplicaSetCreated
+// for the ReplicaSet whose progress the other view's records
+// (ReplicaSetUpdated, same ReplicaSet). Upstream moves from the one to the
+// other only in a sync that finds the counts changed since the status it
+// read; when a failed write ends a sync before its status write, or a
+// status write goes through a path that does not judge progress (a failed
+// annotation write makes the next sync see a scaling event), the counts get
+// written without the step, and later syncs find nothing changed.
+func behindProgress(v, other loadView) bool {
+	c, o := progressingOf(v), progressingOf(other)
+	if c == nil || o == nil || c.Reason != action.ReasonNewReplicaSetCreated || o.Reason != action.ReasonReplicaSetUpdated || c.Status != o.Status {
+		return false
+	}
+	for _, rs := range v.ReplicaSets {
+		if rs.Controlled && rs.Image == v.Deployment.Image {
+			name := fmt.Sprintf("%q", rs.Name)
+			return strings.Contains(c.Message, name) && strings.Contains(o.Message, name)
+		}
+	}
+	return false
+}
+
 // staleSides returns which of two views (0, 1) have a stale progress
-// record, when that is their only difference; nil otherwise. Both may: each
-// side can lose a different sync's status write.
+// record (staleProgress, or behindProgress against the other), when that
+// is their only difference; nil otherwise. Both may: each side can lose a
+// different sync's status write.
 func staleSides(a, b loadView) []int {
-	sa, sb := staleProgress(a), staleProgress(b)
+	sa, sb := staleProgress(a) || behindProgress(a, b), staleProgress(b) || behindProgress(b, a)
 	if !sa && !sb {
 		return nil
 	}
