@@ -45,8 +45,9 @@ type session struct {
 	// on the template, which only a rollback changes, after its last use.
 	split *split
 	log   []entry
-	// logBuf and baseBuf hold the first entries of log and base: a sync
-	// writes few.
+	// logBuf, baseBuf and sentBuf hold the first entries of log, of base
+	// and of what Deployment writes send (nSent of sentBuf in use): a sync
+	// writes few, and these need no allocation of their own.
 	logBuf  [4]entry
 	baseBuf [2]derived
 	sentBuf [2]sentDeployment
