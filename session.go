@@ -130,9 +130,7 @@ func (s *session) scale(sc deployutil.Resize) {
 	s.writeRS(sc.From, sc.To, sc.Why)
 	if sc.Resized() {
 		s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
-			"Scaled "+sc.Direction()+" replica set "+sc.To.Name+" from "+itoa(*sc.From.Spec.Replicas)+" to "+itoa(*sc.To.Spec.Replicas),
+			"Scaled "+sc.Direction()+" replica set "+sc.To.Name+" from "+strconv.Itoa(int(*sc.From.Spec.Replicas))+" to "+strconv.Itoa(int(*sc.To.Spec.Replicas)),
 			action.Because(action.RuleScaleEvent, action.Str("replicaSet", sc.To.Name)))
 	}
 }
-
-func itoa(n int32) string { return strconv.FormatInt(int64(n), 10) }
