@@ -8,8 +8,8 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/internal/scenarios"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestApplyResultIndependentOfPlan applies the plan of every scenario: the

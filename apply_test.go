@@ -15,7 +15,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestApply checks that Apply stores each kind of action as an apiserver

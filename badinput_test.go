@@ -8,13 +8,13 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/contract"
-	"github.com/deploysync/deploysync/internal/scenarios"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/badinput"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestBadInputCatalogue runs Sync on every refused row of the catalogue of
-// bad input (internal/contract.BadInputs; docs/fidelity.md lists its
+// bad input (internal/testing/badinput.All; docs/fidelity.md lists its
 // classes): each one is refused by an apps/v1 apiserver (validation, or a
 // nil that defaulting fills) or cannot be a snapshot of one, and gets an
 // *InputError naming the object, the field, the value and that rule, never
@@ -22,7 +22,7 @@ import (
 // TestFormerlyRefused (internal/facts' TestValidate runs the accepted rows).
 func TestBadInputCatalogue(t *testing.T) {
 	refused := 0
-	for _, in := range contract.BadInputs() {
+	for _, in := range badinput.All() {
 		if !in.Refused() {
 			continue
 		}
@@ -31,7 +31,7 @@ func TestBadInputCatalogue(t *testing.T) {
 			if in.Reason == "" {
 				t.Fatal("reason must be provided")
 			}
-			s := contract.ValidState()
+			s := badinput.ValidState()
 			in.Mutate(&s)
 			frozen := testutil.Freeze(t, s.ReplicaSets, s.Pods)
 			if s.Deployment != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 func benchSync(b *testing.B, s deploysync.State) {

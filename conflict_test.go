@@ -10,8 +10,8 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/internal/scenarios"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 func TestResolveAlreadyExists(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/scenarios"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/simulate"
 )
 

@@ -18,7 +18,7 @@ import (
 // The fixtures of this file build the objects of upstream's controller
 // tests (k8s.io/kubernetes/pkg/controller/deployment at v1.37.2) that only
 // this package's tests use, as valid input for Sync; the shared ones
-// (newDeployment, newReplicaSet, testTime) are in internal/testutil. Their
+// (newDeployment, newReplicaSet, testTime) are in internal/testing/testutil. Their
 // names start with fx so they do not collide with other test files of the
 // package.
 

@@ -10,11 +10,11 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/contract"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/accepted"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
-// upstreamOutcomes holds, for each state of internal/contract, the outcome
+// upstreamOutcomes holds, for each state of internal/testing/accepted, the outcome
 // of upstream's syncDeployment (k8s.io/kubernetes v1.37.2, run through
 // conformance/upstream with the feature gate on), summarised by
 // contractSummary. They were printed by running upstream on the states;
@@ -249,11 +249,11 @@ var upstreamOutcomes = map[string][]string{
 }
 
 // TestFormerlyRefused checks that every state Sync used to refuse with an
-// InputError although an apiserver accepts it (see internal/contract: one
+// InputError although an apiserver accepts it (see internal/testing/accepted: one
 // row per state, the row's reason is the state's) now gets a plan, and that
 // the plan applied gives upstream's outcome, wrap-arounds included.
 func TestFormerlyRefused(t *testing.T) {
-	cases := contract.States()
+	cases := accepted.States()
 	if len(cases) != len(upstreamOutcomes) {
 		t.Errorf("%d contract states, %d upstream outcomes", len(cases), len(upstreamOutcomes))
 	}
@@ -289,7 +289,7 @@ func TestFormerlyRefused(t *testing.T) {
 // in 64 bits, so both ReplicaSets double (25000 × 100000 / 50000).
 func TestProportionalOverflowFix(t *testing.T) {
 	var s deploysync.State
-	for _, c := range contract.States() {
+	for _, c := range accepted.States() {
 		if c.Name == "proportional product wraps, scaling up" {
 			s = c.State
 		}

@@ -13,8 +13,8 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/gen"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 func addSeeds(f *testing.F) {
@@ -30,7 +30,7 @@ func addSeeds(f *testing.F) {
 func FuzzSync(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := gen.Any(gen.NewBytes(data))
+		c := randstate.Any(randstate.NewBytes(data))
 		s := c.State
 		frozen := testutil.Freeze(t, s.Deployment, s.ReplicaSets, s.Pods)
 		plan, err := deploysync.Sync(s, c.Options()...)
@@ -96,7 +96,7 @@ func FuzzApply(f *testing.F) {
 	f.Add([]byte{1, 2, 3}, []byte{4, 5, 6})
 	f.Add([]byte("a"), []byte("a"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		ca, cb := gen.Valid(gen.NewBytes(a)), gen.Any(gen.NewBytes(b))
+		ca, cb := randstate.Valid(randstate.NewBytes(a)), randstate.Any(randstate.NewBytes(b))
 		plan, err := deploysync.Sync(ca.State, ca.Options()...)
 		if err != nil {
 			t.Fatalf("Sync refused a valid state: %v", err)

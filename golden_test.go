@@ -10,8 +10,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/internal/scenarios"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestScenarioTranscripts runs every named scenario through Sync and Apply

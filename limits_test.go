@@ -16,7 +16,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/gen"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -83,7 +83,7 @@ func TestUnboundLimitsAreUpstream(t *testing.T) {
 	const n = 3000
 	compared, boundDiffers := 0, 0
 	for seed := uint64(0); seed < n; seed++ {
-		c := gen.Valid(gen.NewRand(seed))
+		c := randstate.Valid(randstate.NewRand(seed))
 		want, err := deploysync.Sync(c.State, c.Options()...)
 		if err != nil {
 			continue

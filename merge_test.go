@@ -16,7 +16,7 @@ import (
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // The merge's inputs: a Deployment as read, a ReplicaSet it owns, an orphan

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/internal/scenarios"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestPlanJSON pins the JSON form of plans (testdata/plan-json/<name>.json,

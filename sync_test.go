@@ -18,7 +18,7 @@ import (
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // syncAndApply runs Sync on a state, checks that neither Sync nor Apply

@@ -11,7 +11,7 @@ import (
 
 	// The module's -update flag: go test ./... -update passes it to every
 	// test binary, and this package has no golden to rewrite.
-	_ "github.com/deploysync/deploysync/internal/testutil"
+	_ "github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestString checks the one-line rendering of every action: verb, object,

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 func BenchmarkComputeHash(b *testing.B) {

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // The golden values below were produced by upstream's controller.ComputeHash

@@ -6,7 +6,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // replicaSet is the shape of upstream's newRSWithStatus and rs helpers:

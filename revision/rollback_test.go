@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/revision"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 	"github.com/deploysync/deploysync/scaling"
 )
 

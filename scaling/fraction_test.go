@@ -11,7 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestFraction restates upstream's TestGetReplicaSetFraction (9 rows): a

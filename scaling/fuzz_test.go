@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/gen"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/scaling"
 )
 
@@ -25,7 +25,7 @@ func FuzzProportions(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4})
 	f.Add([]byte("proportional"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := gen.Valid(gen.NewBytes(data))
+		c := randstate.Valid(randstate.NewBytes(data))
 		d := c.State.Deployment
 		if facts.IsSelectingAll(d) || !facts.IsRollingUpdate(d) {
 			return

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # api.sh writes the exported API of every public package of the library
-# module to internal/api/<package>.txt (declarations only, no doc prose;
-# see internal/api/main.go). Commit the listings with the change that
+# module to internal/testing/api/<package>.txt (declarations only, no doc prose;
+# see internal/testing/api/main.go). Commit the listings with the change that
 # alters the API, so the API change is a reviewed diff.
 #
 #   scripts/api.sh          regenerate the listings
@@ -11,19 +11,19 @@ cd "$(dirname "$0")/.."
 
 case "${1:-}" in
 "")
-	rm -f internal/api/*.txt
-	go run ./internal/api -o internal/api
+	rm -f internal/testing/api/*.txt
+	go run ./internal/testing/api -o internal/testing/api
 	;;
 -check)
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	mkdir "$tmp/committed" "$tmp/current"
-	cp internal/api/*.txt "$tmp/committed/" 2>/dev/null || true
-	go run ./internal/api -o "$tmp/current"
+	cp internal/testing/api/*.txt "$tmp/committed/" 2>/dev/null || true
+	go run ./internal/testing/api -o "$tmp/current"
 	# diff's file headers without their temporary files' times
 	if ! (cd "$tmp" && diff -ru committed current | sed -E 's/^(---|\+\+\+) ([^\t]*)\t.*/\1 \2/'); then
 		echo
-		echo "The public API differs from internal/api/*.txt (above: committed → current)."
+		echo "The public API differs from internal/testing/api/*.txt (above: committed → current)."
 		echo "If the change is intended, regenerate the listings and commit them:"
 		echo "    scripts/api.sh"
 		exit 1

@@ -18,7 +18,7 @@ if [ -n "$unformatted" ]; then
 	echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
 fi
 
-step "public API listing (internal/api/*.txt; regenerate with scripts/api.sh)"
+step "public API listing (internal/testing/api/*.txt; regenerate with scripts/api.sh)"
 ./scripts/api.sh -check
 
 step "go vet (library)"

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/simulate"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deploysync/deploysync/internal/testutil"
-	"github.com/deploysync/deploysync/internal/verdictcases"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
+	"github.com/deploysync/deploysync/internal/testing/verdictcases"
 	"github.com/deploysync/deploysync/verdict"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/conformance/upstream"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 // states are the named states both sides are timed on; none of them makes

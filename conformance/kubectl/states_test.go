@@ -11,8 +11,8 @@ import (
 
 	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/gen"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 // compareState runs every comparison on one state.
@@ -51,7 +51,7 @@ func randomStates() int {
 }
 
 // TestRandomStates compares on states of the conformance generator
-// (gen.Valid with seeds 1..n). Every third state is varied to reach what the
+// (randstate.Valid with seeds 1..n). Every third state is varied to reach what the
 // generator does not make: change-causes on pod templates as well as on
 // ReplicaSets, rich pod templates for the describe printer, a Deployment
 // whose template is one of the revisions', no annotations at all.
@@ -59,7 +59,7 @@ func TestRandomStates(t *testing.T) {
 	n := randomStates()
 	c := counts{}
 	for seed := 1; seed <= n; seed++ {
-		cs := gen.Valid(gen.NewRand(uint64(seed)))
+		cs := randstate.Valid(randstate.NewRand(uint64(seed)))
 		d, rss := cs.State.Deployment, cs.State.ReplicaSets
 		if seed%3 == 0 {
 			d, rss = vary(rand.New(rand.NewPCG(uint64(seed), 7)), d, rss)

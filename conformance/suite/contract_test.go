@@ -3,18 +3,18 @@ package suite
 import (
 	"testing"
 
-	"github.com/deploysync/deploysync/internal/contract"
+	"github.com/deploysync/deploysync/internal/testing/accepted"
 )
 
 // TestContract runs upstream's syncDeployment beside Sync on every state of
-// internal/contract: the classes of input Sync used to refuse although an
+// internal/testing/accepted: the classes of input Sync used to refuse although an
 // apiserver accepts them (annotations outside int32, revision 2⁶³−1,
 // collisionCount 2³¹−1 with a collision, replicas + maxSurge, sums and
 // proportional products beyond int32, pods that are not their listed
 // ReplicaSet's). Sync must accept each one and decide exactly as upstream,
 // wrap-arounds included.
 func TestContract(t *testing.T) {
-	cases := contract.States()
+	cases := accepted.States()
 	if len(cases) < 20 {
 		t.Fatalf("the contract has %d states; it should cover every formerly refused class", len(cases))
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/gen"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 	"github.com/deploysync/deploysync/scaling"
 )
 
@@ -64,7 +64,7 @@ func proportionalOverflowState(s deploysync.State, branch deploysync.Branch) boo
 	if branch != deploysync.Paused && branch != deploysync.ScalingEvent {
 		return false
 	}
-	return gen.ProportionalOverflow(gen.Case{State: s})
+	return randstate.ProportionalOverflow(randstate.Case{State: s})
 }
 
 // staleDesiredReplicasState: a paused or scaling-event sync whose one
@@ -140,8 +140,8 @@ func fixTestStates() []fixState {
 	}
 	out = append(out, fixState{name: "kubernetes/kubernetes#119536 scale-down", s: unhealthyScaleDown(), gate: true})
 	for i := range fixStates() {
-		c := gen.Valid(gen.NewRand(uint64(i)))
-		out = append(out, fixState{name: fmt.Sprintf("random state (gen.NewRand(%d))", i), s: c.State, gate: c.TerminatingReplicas})
+		c := randstate.Valid(randstate.NewRand(uint64(i)))
+		out = append(out, fixState{name: fmt.Sprintf("random state (randstate.NewRand(%d))", i), s: c.State, gate: c.TerminatingReplicas})
 	}
 	return out
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/conformance/minors/corpus"
-	"github.com/deploysync/deploysync/internal/gen"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -36,7 +36,7 @@ const liveMaxWorldPods = 300
 // builds each minor's oracle as hack/record-minors.sh does (the script
 // itself, DEPLOYSYNC_MINORS_BUILD_ONLY=1, in DEPLOYSYNC_MINORS_SCRATCH or
 // its default), then, per minor, compares Sync with WithKubernetesVersion of
-// that minor against the oracle on random states (gen.Valid from seed
+// that minor against the oracle on random states (randstate.Valid from seed
 // DEPLOYSYNC_LIVE_SEED, default 1,000,001, past the corpus's seeds;
 // DEPLOYSYNC_LIVE_STATES of them, default 10,000) and on rollouts in the
 // simulate world (DEPLOYSYNC_LIVE_TRAJECTORIES, default 200, from the same
@@ -121,7 +121,7 @@ func liveMinor(t *testing.T, minor, oraclePath string, firstSeed uint64, states,
 	var cnt recordCounts
 	for i := range states {
 		seed := firstSeed + uint64(i)
-		c := gen.Valid(gen.NewRand(seed))
+		c := randstate.Valid(randstate.NewRand(seed))
 		st, err := corpus.Encode(c.State)
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +131,7 @@ func liveMinor(t *testing.T, minor, oraclePath string, firstSeed uint64, states,
 			t.Fatal(err)
 		}
 		if err := checkRecord(&cnt, minor, r, opts); err != nil {
-			t.Fatalf("%s (%s), random state of seed %d (gen.Valid(gen.NewRand(%d))), after %d identical: %v", minor, info.Version, seed, seed, cnt.compared+cnt.refusedBoth, err)
+			t.Fatalf("%s (%s), random state of seed %d (randstate.Valid(randstate.NewRand(%d))), after %d identical: %v", minor, info.Version, seed, seed, cnt.compared+cnt.refusedBoth, err)
 		}
 		if n := i + 1; n%10_000 == 0 || n == states {
 			t.Logf("%s: random states: %d of %d, %d compared, %d refused by both, 0 differ, %s", minor, n, states, cnt.compared, cnt.refusedBoth, time.Since(start).Round(time.Second))
@@ -146,7 +146,7 @@ func liveMinor(t *testing.T, minor, oraclePath string, firstSeed uint64, states,
 		if seed-firstSeed > uint64(20*trajectories) {
 			t.Fatalf("only %d of %d trajectories could start from seeds %d-%d", started, trajectories, firstSeed, seed-1)
 		}
-		src, c, ok, err := gen.TrajectoryStart(seed)
+		src, c, ok, err := randstate.TrajectoryStart(seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func liveMinor(t *testing.T, minor, oraclePath string, firstSeed uint64, states,
 			continue
 		}
 		started++
-		wopts := gen.WorldOptions(src, c, seed%3 == 0)
+		wopts := randstate.WorldOptions(src, c, seed%3 == 0)
 		step := 0
 		wopts = append(wopts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
 			step++

@@ -15,7 +15,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/conformance/upstream"
-	"github.com/deploysync/deploysync/internal/gen"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
 )
 
 // The number of random states: 20,000 by default (CI), 1,000,000 with
@@ -90,7 +90,7 @@ func TestRandomStates(t *testing.T) {
 	cnt := randomCounts{why: map[string]int{}, whyBoth: map[string]int{}}
 	cov := Coverage{}
 	rapid.Check(t, func(rt *rapid.T) {
-		c := gen.Valid(&rapidSource{t: rt})
+		c := randstate.Valid(&rapidSource{t: rt})
 		valid, verrs := upstream.Accepts(c.State.Deployment, c.State.ReplicaSets, c.State.Pods)
 		if _, err := deploysync.Sync(c.State, c.Options()...); err != nil {
 			if valid {

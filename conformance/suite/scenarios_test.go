@@ -5,7 +5,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/conformance/upstream"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 // TestScenarios runs every named scenario of the library (the reference

@@ -9,7 +9,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/gen"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -34,7 +34,7 @@ func TestTrajectories(t *testing.T) {
 	n := trajectories()
 	syncs, stopped, tooLarge, invalid := 0, 0, 0, 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src, c, ok, err := gen.TrajectoryStart(seed)
+		src, c, ok, err := randstate.TrajectoryStart(seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func TestTrajectories(t *testing.T) {
 			tooLarge++
 			continue
 		}
-		opts := gen.WorldOptions(src, c, seed%3 == 0)
+		opts := randstate.WorldOptions(src, c, seed%3 == 0)
 		step := 0
 		opts = append(opts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
 			step++
@@ -81,7 +81,7 @@ func TestTrajectories(t *testing.T) {
 // worldPods bounds the pods the simulator's world starts with or is asked
 // for: the ReplicaSets' sizes, reports and terminating pods, and the
 // Deployment's size.
-func worldPods(c gen.Case) int64 {
+func worldPods(c randstate.Case) int64 {
 	n := int64(*c.State.Deployment.Spec.Replicas)
 	for _, rs := range c.State.ReplicaSets {
 		n += max(int64(rs.Status.Replicas), int64(*rs.Spec.Replicas))

@@ -11,7 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/conformance/upstream"
-	"github.com/deploysync/deploysync/internal/gen"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
 )
 
 // storedTemplate is a pod template as an apiserver stores it, defaults
@@ -142,7 +142,7 @@ func TestGeneratedMostlyAccepted(t *testing.T) {
 	const n = 2000
 	refused := 0
 	for seed := uint64(1); seed <= n; seed++ {
-		c := gen.Valid(gen.NewRand(seed))
+		c := randstate.Valid(randstate.NewRand(seed))
 		if ok, errs := upstream.Accepts(c.State.Deployment, c.State.ReplicaSets, c.State.Pods); !ok {
 			refused++
 			if refused == 1 {

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/util/homedir"
 
 	"github.com/deploysync/deploysync/examples/cli"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/simulate"
 )
 

@@ -23,7 +23,7 @@ import (
 
 	// The module's -update flag: go test ./... -update passes it to every
 	// test binary, and this package has no golden to rewrite.
-	_ "github.com/deploysync/deploysync/internal/testutil"
+	_ "github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // chromium returns the browser to drive: $CHROMIUM, else /usr/bin/chromium,

@@ -9,7 +9,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestReplicaCounts restates upstream's TestGetReplicaCountForReplicaSets

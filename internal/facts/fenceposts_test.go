@@ -9,7 +9,7 @@ import (
 
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestMaxUnavailable restates upstream's TestMaxUnavailable (8 rows).

@@ -12,7 +12,7 @@ import (
 
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // FuzzReplicasAnnotations checks the annotation readers on arbitrary values:

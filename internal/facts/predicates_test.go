@@ -15,7 +15,7 @@ import (
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestComplete restates upstream's TestDeploymentComplete (6 rows) and adds

@@ -9,9 +9,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/internal/contract"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/badinput"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // selectorAndNameInputs are refused states beyond the bad-input catalogue,
@@ -57,7 +57,7 @@ var selectorAndNameInputs = []struct {
 func TestValidateErrorsGolden(t *testing.T) {
 	var b strings.Builder
 	check := func(name, reason string, mutate func(*deploysync.State)) {
-		s := contract.ValidState()
+		s := badinput.ValidState()
 		mutate(&s)
 		err := facts.Validate(s.Deployment, s.ReplicaSets, s.Pods)
 		if err == nil {
@@ -66,7 +66,7 @@ func TestValidateErrorsGolden(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%s\n\t%s\n", name, err)
 	}
-	for _, in := range contract.BadInputs() {
+	for _, in := range badinput.All() {
 		if in.Refused() {
 			check(in.Name, in.Reason, in.Mutate)
 		}

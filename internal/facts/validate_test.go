@@ -10,24 +10,24 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/contract"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/scenarios"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/badinput"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestValidate runs Validate on every row of the bad-input catalogue
-// (internal/contract.BadInputs): the states an apiserver refuses get an
+// (internal/testing/badinput.All): the states an apiserver refuses get an
 // *InputError naming the object, the field, the kind, the value and the
 // rule, and the states an apiserver accepts pass. The root package's
 // TestBadInputCatalogue runs Sync on the same rows.
 func TestValidate(t *testing.T) {
-	for _, in := range contract.BadInputs() {
+	for _, in := range badinput.All() {
 		t.Run(in.Name, func(t *testing.T) {
 			if in.Reason == "" {
 				t.Errorf("reason must be provided")
 			}
-			s := contract.ValidState()
+			s := badinput.ValidState()
 			in.Mutate(&s)
 			frozen := testutil.Freeze(t, s.Deployment, s.ReplicaSets, s.Pods)
 			err := facts.Validate(s.Deployment, s.ReplicaSets, s.Pods)

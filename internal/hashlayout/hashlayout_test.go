@@ -11,7 +11,7 @@ import (
 
 	"github.com/deploysync/deploysync/internal/hashlayout"
 	"github.com/deploysync/deploysync/internal/kversion"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // fill sets every field it can reach to a non-zero value, down to depth.

@@ -10,7 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/internal/podindex"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestBySelector checks the grouping of Kubernetes 1.35 and earlier

@@ -12,8 +12,8 @@ import (
 	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/conformance/minors/corpus"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/gen"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 // kubectlState varies a generated state so that kubectl's answers reach
@@ -76,7 +76,7 @@ func withTemplate(dst *corev1.PodTemplateSpec, t corev1.PodTemplateSpec) {
 }
 
 // recordKubectl records kubectl's answers on every scenario and on n
-// varied random states (gen.Valid, seeds 1 to n).
+// varied random states (randstate.Valid, seeds 1 to n).
 func recordKubectl(o *oracle, n int) ([]minors.Record, []string, error) {
 	var recs []minors.Record
 	ask := func(id string, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
@@ -97,7 +97,7 @@ func recordKubectl(o *oracle, n int) ([]minors.Record, []string, error) {
 		}
 	}
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		c := gen.Valid(gen.NewRand(seed))
+		c := randstate.Valid(randstate.NewRand(seed))
 		d, rss := kubectlState(seed, c.State)
 		if err := ask(fmt.Sprintf("seed %d", seed), d, rss); err != nil {
 			return nil, nil, err

@@ -1,5 +1,5 @@
 // Command record writes one minor's corpus (package minors): it draws the
-// states with the library's generators (the scenario suite, internal/gen
+// states with the library's generators (the scenario suite, internal/testing/randstate
 // with fixed seeds, rollouts in the simulate world, templates), asks an
 // oracle built against that minor's k8s.io/kubernetes what upstream does on
 // each, and writes the answers under -out. hack/record-minors.sh runs it.
@@ -24,7 +24,7 @@ import (
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/conformance/minors/corpus"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 func main() {

@@ -10,16 +10,16 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/gen"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
 	"github.com/deploysync/deploysync/simulate"
 )
 
-// recordRandom records the states gen.Valid draws from seeds 1 to n, one
+// recordRandom records the states randstate.Valid draws from seeds 1 to n, one
 // sync each, with the gate value the generator drew.
 func recordRandom(o *oracle, n int) ([]minors.Record, []string, error) {
 	recs := make([]minors.Record, 0, n)
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		c := gen.Valid(gen.NewRand(seed))
+		c := randstate.Valid(randstate.NewRand(seed))
 		r, err := o.syncRecord(fmt.Sprintf("seed %d", seed), c.State, c.TerminatingReplicas)
 		if err != nil {
 			return nil, nil, err
@@ -47,7 +47,7 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 		if seed > uint64(20*n) {
 			return nil, nil, fmt.Errorf("only %d of %d trajectories could start from seeds 1-%d", started, n, seed-1)
 		}
-		src, c, ok, err := gen.TrajectoryStart(seed)
+		src, c, ok, err := randstate.TrajectoryStart(seed)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -60,7 +60,7 @@ func recordTrajectories(o *oracle, n int) ([]minors.Record, []string, error) {
 			continue
 		}
 		started++
-		opts := gen.WorldOptions(src, c, seed%3 == 0)
+		opts := randstate.WorldOptions(src, c, seed%3 == 0)
 		step := 0
 		opts = append(opts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
 			step++
@@ -120,7 +120,7 @@ func podsMetaOnly(s deploysync.State) deploysync.State {
 }
 
 // worldPods bounds the pods of the world (as the suite's TestTrajectories).
-func worldPods(c gen.Case) int64 {
+func worldPods(c randstate.Case) int64 {
 	n := int64(*c.State.Deployment.Spec.Replicas)
 	for _, rs := range c.State.ReplicaSets {
 		n += max(int64(rs.Status.Replicas), int64(*rs.Spec.Replicas))

@@ -19,8 +19,8 @@ import (
 	"github.com/deploysync/deploysync/conformance/minors"
 	"github.com/deploysync/deploysync/conformance/minors/corpus"
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/gen"
-	"github.com/deploysync/deploysync/internal/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
+	"github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 // templateCase is one template record to make: a Deployment of that name
@@ -134,7 +134,7 @@ func (f filler) fill(v reflect.Value, depth int) {
 		}
 		return
 	case timeType:
-		v.Set(reflect.ValueOf(metav1.NewTime(gen.Base)))
+		v.Set(reflect.ValueOf(metav1.NewTime(randstate.Base)))
 		return
 	}
 	switch v.Kind() {
@@ -224,7 +224,7 @@ func templateCases(n int) []templateCase {
 // minor's own code from the minor's own hash.
 func templateDeployment(c templateCase) *appsv1.Deployment {
 	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: c.name, Namespace: "default", UID: "d-uid", Generation: 1, CreationTimestamp: metav1.NewTime(gen.Base)},
+		ObjectMeta: metav1.ObjectMeta{Name: c.name, Namespace: "default", UID: "d-uid", Generation: 1, CreationTimestamp: metav1.NewTime(randstate.Base)},
 		Spec: appsv1.DeploymentSpec{
 			Replicas:                ptr.To[int32](3),
 			Selector:                &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
@@ -249,7 +249,7 @@ func recordTemplates(o *oracle, gateDefault bool, nFuzzed int) ([]minors.Record,
 	changed := 0
 	for _, c := range templateCases(nFuzzed) {
 		d := templateDeployment(c)
-		r, err := o.syncRecord(c.id, deploysync.State{Deployment: d, Now: gen.Base.Add(10e9)}, gateDefault)
+		r, err := o.syncRecord(c.id, deploysync.State{Deployment: d, Now: randstate.Base.Add(10e9)}, gateDefault)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -32,8 +32,8 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/gen"
-	"github.com/deploysync/deploysync/internal/verdictcases"
+	"github.com/deploysync/deploysync/internal/testing/randstate"
+	"github.com/deploysync/deploysync/internal/testing/verdictcases"
 	"github.com/deploysync/deploysync/simulate"
 	"github.com/deploysync/deploysync/verdict"
 )
@@ -368,7 +368,7 @@ func perturb(r *rand.Rand, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 	}
 }
 
-// TestNamedCases runs the rows of the README's table (internal/verdictcases)
+// TestNamedCases runs the rows of the README's table (internal/testing/verdictcases)
 // through every tool's own code.
 func TestNamedCases(t *testing.T) {
 	x := newDiffer(t)
@@ -381,7 +381,7 @@ func TestNamedCases(t *testing.T) {
 	}
 }
 
-// TestRandomStates compares every tool on generated states (internal/gen,
+// TestRandomStates compares every tool on generated states (internal/testing/randstate,
 // as conformance/suite draws them), perturbed toward the tools' branches.
 // States an apiserver refuses (facts.Validate) are skipped.
 func TestRandomStates(t *testing.T) {
@@ -389,7 +389,7 @@ func TestRandomStates(t *testing.T) {
 	x := newDiffer(t)
 	skipped := 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		c := gen.Valid(gen.NewRand(seed))
+		c := randstate.Valid(randstate.NewRand(seed))
 		s := c.State
 		perturb(rand.New(rand.NewPCG(seed, 17)), s.Deployment, s.ReplicaSets)
 		if facts.Validate(s.Deployment, s.ReplicaSets, s.Pods) != nil {
@@ -410,8 +410,8 @@ func TestTrajectories(t *testing.T) {
 	x := newDiffer(t)
 	runs := 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src := gen.NewRand(seed)
-		c := gen.Valid(src)
+		src := randstate.NewRand(seed)
+		c := randstate.Valid(src)
 		d := c.State.Deployment
 		d.DeletionTimestamp, d.Spec.Paused = nil, false
 		delete(d.Annotations, deployutil.RollbackToAnnotation)
@@ -430,7 +430,7 @@ func TestTrajectories(t *testing.T) {
 		}
 		runs++
 		step := 0
-		opts := gen.WorldOptions(src, c, true)
+		opts := randstate.WorldOptions(src, c, true)
 		opts = append(opts, simulate.WithSyncFunc(func(s deploysync.State) (deploysync.Plan, error) {
 			step++
 			x.check(fmt.Sprintf("trajectory seed %d, sync %d", seed, step), s.Deployment, s.ReplicaSets)

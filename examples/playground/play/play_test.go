@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestScenariosMatchGoldens runs every scenario natively and compares its

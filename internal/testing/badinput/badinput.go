@@ -1,4 +1,8 @@
-package contract
+// Package badinput holds the catalogue of bad input: the states Sync
+// refuses, each with the error it gets, beside states an apiserver accepts
+// that look close to them. Hand-built states Sync used to refuse although an
+// apiserver accepts them are in package accepted.
+package badinput
 
 import (
 	"fmt"
@@ -14,7 +18,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
-	sc "github.com/deploysync/deploysync/internal/scenarios"
+	sc "github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 // Input is a row of the bad-input catalogue: ValidState changed by Mutate,
@@ -105,12 +109,12 @@ const (
 	web2 = "ReplicaSet default/web-2"
 )
 
-// BadInputs is the catalogue of inputs Sync refuses (docs/fidelity.md lists
+// All is the catalogue of inputs Sync refuses (docs/fidelity.md lists
 // their classes), each one refused by an apps/v1 apiserver (validation, or
 // a nil that defaulting fills) or not a snapshot of one, beside states an
 // apiserver accepts, which Validate and Sync accept too (more of those, with
 // upstream's outcome, are in States).
-func BadInputs() []Input {
+func All() []Input {
 	return []Input{
 		{Name: "valid", Mutate: func(*deploysync.State) {}, Reason: "a state an apiserver holds passes"},
 		{Name: "selecting all", Mutate: func(s *deploysync.State) {

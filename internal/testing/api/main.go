@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	go run ./internal/api -o DIR
+//	go run ./internal/testing/api -o DIR
 //
 // It reads the module in the current directory and skips nested modules,
 // internal packages, testdata and main packages. A listing is named after
@@ -39,7 +39,7 @@ func main() {
 	out := flag.String("o", "", "directory to write the listings to")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./internal/api -o DIR")
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/testing/api -o DIR")
 		os.Exit(2)
 	}
 	if err := run(".", *out); err != nil {

@@ -1,4 +1,4 @@
-package gen
+package randstate
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ import (
 
 	// The module's -update flag: go test ./... -update passes it to every
 	// test binary, and this package has no golden to rewrite.
-	_ "github.com/deploysync/deploysync/internal/testutil"
+	_ "github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 // TestValidMostlyAccepted checks the generator's promise as far as the

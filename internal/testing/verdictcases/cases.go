@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	sc "github.com/deploysync/deploysync/internal/scenarios"
+	sc "github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
 // Case is a named Deployment with its ReplicaSets and pods, and why it is

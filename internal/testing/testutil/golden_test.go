@@ -3,7 +3,7 @@ package testutil_test
 import (
 	"testing"
 
-	"github.com/deploysync/deploysync/internal/testutil"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
 
 func TestLineDiff(t *testing.T) {

@@ -6,7 +6,7 @@
 // [Valid] produces states an apiserver could hold (mostly: the conformance
 // suite classifies each with upstream's validation); [Any] starts from such
 // a state and may break it, to exercise validation.
-package gen
+package randstate
 
 import (
 	"fmt"

@@ -1,14 +1,12 @@
-// Package contract holds the catalogue of bad input (BadInputs: the
-// states Sync refuses, each with the error it gets, beside states an
-// apiserver accepts) and hand-built states of every class Sync used to
+// Package accepted holds hand-built states of every class Sync used to
 // refuse although an apps/v1 apiserver accepts them: annotations outside
 // int32, revisions and collision counts at their limits, sums and products
 // that wrap around in upstream's int32 arithmetic, and pods that are not
 // their listed ReplicaSet's (States). The conformance suite runs upstream
 // beside Sync on each of States (conformance/suite/contract_test.go); the
 // root package's TestFormerlyRefused checks values printed by those
-// upstream runs.
-package contract
+// upstream runs. The states Sync refuses are in package badinput.
+package accepted
 
 import (
 	"math"
@@ -23,10 +21,10 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
-	sc "github.com/deploysync/deploysync/internal/scenarios"
+	sc "github.com/deploysync/deploysync/internal/testing/scenarios"
 )
 
-// Case is a named state with the reason it is in the contract.
+// Case is a named state with the reason it is in the catalogue.
 type Case struct {
 	Name   string
 	Reason string
@@ -81,7 +79,7 @@ func recreateWithPods(pods func(old *appsv1.ReplicaSet) map[types.UID][]*corev1.
 	return s
 }
 
-// States returns the contract's states, in a fixed order.
+// States returns the catalogue's states, in a fixed order.
 func States() []Case {
 	var out []Case
 	add := func(name, reason string, s deploysync.State) {
