@@ -12,7 +12,7 @@ import (
 	"github.com/deploysync/deploysync/verdict"
 )
 
-// cell renders one verdict for the README's table.
+// cell renders one verdict for the table of docs/verdicts.md.
 func cell(v verdict.Verdict) string {
 	w := "waiting"
 	switch {
@@ -55,18 +55,18 @@ func table(t *testing.T) string {
 	return b.String()
 }
 
-// TestDisagreements is the golden of the README's table: every tool on
-// every named case (conformance/tools checks the same cases against the
-// tools' own code), and the README must hold it verbatim.
+// TestDisagreements is the golden of the table in docs/verdicts.md: every
+// tool on every named case (conformance/tools checks the same cases against
+// the tools' own code), and docs/verdicts.md must hold it verbatim.
 func TestDisagreements(t *testing.T) {
 	got := table(t)
 	golden := filepath.Join("testdata", "disagreements.md")
 	testutil.Golden(t, golden, got)
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "verdicts.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), got) {
-		t.Errorf("README.md does not hold %s verbatim; copy it into the section \"Which tool says it is done\"", golden)
+	if !strings.Contains(string(doc), got) {
+		t.Errorf("docs/verdicts.md does not hold %s verbatim; copy it into its table", golden)
 	}
 }

@@ -368,7 +368,7 @@ func perturb(r *rand.Rand, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 	}
 }
 
-// TestNamedCases runs the rows of the README's table (internal/testing/verdictcases)
+// TestNamedCases runs the rows of docs/verdicts.md's table (internal/testing/verdictcases)
 // through every tool's own code.
 func TestNamedCases(t *testing.T) {
 	x := newDiffer(t)

@@ -1,5 +1,5 @@
 // Package verdictcases holds the named states on which the tools' ideas of
-// "rolled out" disagree: the rows of the README's table. The verdict
+// "rolled out" disagree: the rows of docs/verdicts.md's table. The verdict
 // package renders them (its golden), and conformance/tools runs them
 // through the tools' own code.
 package verdictcases
@@ -60,7 +60,7 @@ func oldRS(r sc.RS) *appsv1.ReplicaSet {
 	return sc.ReplicaSet(r)
 }
 
-// All returns the cases, in the README's order.
+// All returns the cases, in the order of docs/verdicts.md's table.
 func All() []Case {
 	one := func(name, reason string, d *appsv1.Deployment, rss ...*appsv1.ReplicaSet) Case {
 		return Case{Name: name, Reason: reason, Deployment: d, ReplicaSets: rss}
