@@ -14,6 +14,9 @@
 // requeues as its [Result] says; a tool or a test calls Sync and Apply in a
 // loop.
 //
+// Package diagnose reads the same snapshot and says what holds a rollout
+// back, each cause with its numbers and what would unblock it.
+//
 // # What a plan means
 //
 // Upstream interleaves decisions with API calls and may write one object

@@ -205,6 +205,40 @@ func TestVerdicts(t *testing.T) {
 			edit: func(d *appsv1.Deployment, _ []*appsv1.ReplicaSet) { d.Status.TerminatingReplicas = nil },
 			tool: verdict.StrictTool,
 			want: verdict.Verdict{Done: true, Message: `deployment "web" rolled out: generation 1 observed, 4 replicas updated and available, no old or terminating pods`}},
+		{name: "strict refused status", reason: "rule 7: availableReplicas above replicas passes rules 3–6 but not upstream's DeploymentComplete",
+			edit: func(d *appsv1.Deployment, _ []*appsv1.ReplicaSet) { d.Status.AvailableReplicas = 5 },
+			tool: verdict.StrictTool, want: verdict.Verdict{
+				Message: "status.replicas 4 and availableReplicas 5 are not spec.replicas 4: the status is not complete",
+				Reasons: []string{"status.replicas 4 and availableReplicas 5 are not spec.replicas 4: the status is not complete"}}},
+		{name: "strict status lags the new ReplicaSet", reason: "rule 8: the status is complete, the new ReplicaSet was scaled since",
+			edit: func(_ *appsv1.Deployment, rss []*appsv1.ReplicaSet) { rss[0].Spec.Replicas = ptr.To[int32](5) },
+			tool: verdict.StrictTool, want: verdict.Verdict{
+				Message: "the new ReplicaSet web-new has spec.replicas 5, status.replicas 4 and availableReplicas 4 for 4 wanted: the Deployment's status lags it",
+				Reasons: []string{"the new ReplicaSet web-new has spec.replicas 5, status.replicas 4 and availableReplicas 4 for 4 wanted: the Deployment's status lags it"}}},
+		{name: "strict second ReplicaSet with the template", reason: "rule 9: the younger ReplicaSet with the template is old, as the controller scales it away",
+			edit: func(_ *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
+				rss[1].Spec.Template = rss[0].Spec.Template
+				rss[1].CreationTimestamp = metav1.NewTime(sc.Now)
+				rss[1].Spec.Replicas = ptr.To[int32](1)
+			},
+			tool: verdict.StrictTool, want: verdict.Verdict{
+				Message: "old ReplicaSet web-old still has spec.replicas 1 and status.replicas 0",
+				Reasons: []string{"old ReplicaSet web-old still has spec.replicas 1 and status.replicas 0"}}},
+		{name: "strict ReplicaSet reports terminating", reason: "rule 10: the Deployment's status has no terminatingReplicas, its ReplicaSet reports some",
+			edit: func(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
+				d.Status.TerminatingReplicas = nil
+				rss[1].Status.TerminatingReplicas = ptr.To[int32](2)
+			},
+			tool: verdict.StrictTool, want: verdict.Verdict{
+				Message: "ReplicaSet web-old reports status.terminatingReplicas 2: its pods are still shutting down",
+				Reasons: []string{"ReplicaSet web-old reports status.terminatingReplicas 2: its pods are still shutting down"}}},
+		{name: "strict ReplicaSets of others", reason: "only ReplicaSets the Deployment controls count",
+			edit: func(_ *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
+				rss[1].OwnerReferences = nil
+				rss[1].Spec.Replicas = ptr.To[int32](2)
+			},
+			tool: verdict.StrictTool,
+			want: verdict.Verdict{Done: true, Message: `deployment "web" rolled out: generation 1 observed, 4 replicas updated and available, no old or terminating pods`}},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/diagnose"
 )
 
 // refuseAllNamespaces is the usage error of -A on a command that needs one
@@ -262,8 +262,8 @@ func (g *globals) statusAll(cmd *cobra.Command, args []string, f statusFlags) er
 
 // jsonDiagnosis is one Deployment's diagnosis as data.
 type jsonDiagnosis struct {
-	Deployment string             `json:"deployment"`
-	Causes     []deploysync.Cause `json:"causes"`
+	Deployment string           `json:"deployment"`
+	Causes     []diagnose.Cause `json:"causes"`
 	// Error says why there is no diagnosis: the input lacks ReplicaSets
 	// the Deployment refers to, or Sync refuses it.
 	Error string `json:"error,omitempty"`
@@ -283,11 +283,11 @@ func (g *globals) diagnoseAll(cmd *cobra.Command, args []string, output string) 
 	var rows []jsonDiagnosis
 	var partial, refused []string
 	for _, m := range ms {
-		row := jsonDiagnosis{Deployment: m.Deployment.Namespace + "/" + m.Deployment.Name, Causes: []deploysync.Cause{}}
+		row := jsonDiagnosis{Deployment: m.Deployment.Namespace + "/" + m.Deployment.Name, Causes: []diagnose.Cause{}}
 		if p := m.Partial(); p != "" {
 			row.Error = "no diagnosis: " + firstLine(p)
 			partial = append(partial, row.Deployment)
-		} else if causes, err := deploysync.Diagnose(m.State(now), g.syncOptions()...); err != nil {
+		} else if causes, err := diagnose.Rollout(m.State(now), g.syncOptions()...); err != nil {
 			row.Error = m.Explain(err).Error()
 			refused = append(refused, row.Deployment)
 		} else if causes != nil {
@@ -309,7 +309,7 @@ func (g *globals) diagnoseAll(cmd *cobra.Command, args []string, output string) 
 			case r.Error != "":
 				n, first = "-", r.Error
 			case len(r.Causes) > 0:
-				first = string(r.Causes[0].Reason) + ": " + r.Causes[0].Message
+				first = string(r.Causes[0].Kind) + ": " + r.Causes[0].Message()
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ms[i].Deployment.Namespace, ms[i].Deployment.Name, n, first)
 		}

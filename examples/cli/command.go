@@ -36,6 +36,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/diagnose"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -588,13 +589,13 @@ diagnose refuses a file that lacks ReplicaSets the Deployment refers to
 			if p := m.Partial(); p != "" {
 				return &ExitError{Code: ExitPartialInput, Err: fmt.Errorf("no diagnosis: %s", p)}
 			}
-			causes, err := deploysync.Diagnose(m.State(now), g.syncOptions()...)
+			causes, err := diagnose.Rollout(m.State(now), g.syncOptions()...)
 			if err != nil {
 				return m.Explain(err)
 			}
 			if output != "text" {
 				if causes == nil {
-					causes = []deploysync.Cause{}
+					causes = []diagnose.Cause{}
 				}
 				return writeStructured(cmd.OutOrStdout(), output, jsonDiagnosis{Deployment: m.Deployment.Namespace + "/" + m.Deployment.Name, Causes: causes})
 			}
@@ -604,7 +605,7 @@ diagnose refuses a file that lacks ReplicaSets the Deployment refers to
 				return err
 			}
 			for i, c := range causes {
-				if _, err := fmt.Fprintf(w, "%d. %s: %s\n   unblock: %s\n", i+1, c.Reason, c.Message, c.Unblock); err != nil {
+				if _, err := fmt.Fprintf(w, "%d. %s: %s\n   unblock: %s\n", i+1, c.Kind, c.Message(), c.Unblock); err != nil {
 					return err
 				}
 			}

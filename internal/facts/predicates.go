@@ -25,6 +25,9 @@ func HasRevisionHistoryLimit(d *appsv1.Deployment) bool {
 
 // Complete reports whether status shows the rollout finished: every replica
 // updated, existing and available, and the current generation observed.
+// It is upstream's DeploymentComplete, which the status and progress
+// decisions use, and the first layer of [RolloutGaps], the library's one
+// definition of rolled out.
 func Complete(d *appsv1.Deployment, status *appsv1.DeploymentStatus) bool {
 	r := replicasOf(d)
 	return status.UpdatedReplicas == r &&

@@ -1,4 +1,4 @@
-package deploysync_test
+package diagnose_test
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/diagnose"
 	"github.com/deploysync/deploysync/internal/testing/scenarios"
 	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/simulate"
@@ -32,6 +33,22 @@ func steady(t *testing.T, n int32, edit func(*appsv1.Deployment)) deploysync.Sta
 	return s
 }
 
+// quotaRefused is a rollout two steps in whose new ReplicaSet reports a
+// quota refusal. The simulator's ReplicaSet controller never fails a
+// create; this is the condition the real one sets on a quota refusal.
+func quotaRefused(t *testing.T) deploysync.State {
+	s := runTo(t, steady(t, 4, nil), simulate.WithChanges(simulate.SetImage(0, "web", "nginx:2")), simulate.WithMaxSteps(2))
+	for i, rs := range s.ReplicaSets {
+		if rs.Spec.Template.Spec.Containers[0].Image == "nginx:2" {
+			rs = rs.DeepCopy()
+			rs.Status.Conditions = []appsv1.ReplicaSetCondition{{Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
+				Reason: "FailedCreate", Message: `pods "web-x" is forbidden: exceeded quota: pods`}}
+			s.ReplicaSets[i] = rs
+		}
+	}
+	return s
+}
+
 // runTo simulates from s and returns the state after the last step.
 func runTo(t *testing.T, s deploysync.State, opts ...simulate.Option) deploysync.State {
 	t.Helper()
@@ -40,24 +57,26 @@ func runTo(t *testing.T, s deploysync.State, opts ...simulate.Option) deploysync
 	return tl.Final
 }
 
-func reasons(cs []deploysync.Cause) []deploysync.CauseReason {
-	out := make([]deploysync.CauseReason, len(cs))
+func kinds(cs []diagnose.Cause) []diagnose.Kind {
+	out := make([]diagnose.Kind, len(cs))
 	for i, c := range cs {
-		out[i] = c.Reason
+		out[i] = c.Kind
 	}
 	return out
 }
 
-// TestDiagnose runs each cause's simulator scenario (or a state the
+// TestRollout runs each cause's simulator scenario (or a state the
 // simulator cannot reach by itself, said in the row) and checks that
-// Diagnose names the cause with its numbers, in order of importance.
-func TestDiagnose(t *testing.T) {
+// Rollout names the cause with its numbers, in order of importance, each
+// cause built with the value names of one of its kind's sentences; the
+// rows together produce every sentence of every kind.
+func TestRollout(t *testing.T) {
 	rollout := simulate.WithChanges(simulate.SetImage(0, "web", "nginx:2"))
 	tests := []struct {
 		name   string
 		state  func(t *testing.T) deploysync.State
-		want   []deploysync.CauseReason // in this order, none else
-		text   []string                 // in the messages, in order of the causes
+		want   []diagnose.Kind // in this order, none else
+		text   []string        // in the messages, in order of the causes
 		reason string
 	}{
 		{name: "complete", state: func(t *testing.T) deploysync.State {
@@ -65,30 +84,30 @@ func TestDiagnose(t *testing.T) {
 		}, reason: "a rollout the simulator completed has nothing holding it back"},
 		{name: "never ready", state: func(t *testing.T) deploysync.State {
 			return runTo(t, steady(t, 10, nil), rollout, simulate.WithFailingImage("nginx:2"), simulate.WithEveryTick(), simulate.WithMaxSteps(8))
-		}, want: []deploysync.CauseReason{deploysync.CauseNewPodsUnavailable, deploysync.CauseScaleDownBlocked, deploysync.CauseSurgeExhausted},
+		}, want: []diagnose.Kind{diagnose.NewPodsUnavailable, diagnose.ScaleDownBlocked, diagnose.SurgeExhausted},
 			text:   []string{"0 of 5 pods of the new ReplicaSet", "8 pods are available and at least 8 must stay so (replicas 10 − maxUnavailable 2)", "hold 13 pods and replicas 10 + maxSurge 3 = 13"},
 			reason: "new pods that never become ready: the new ReplicaSet waits for them, the old ones may not shrink below replicas − maxUnavailable, and the surge is used up"},
 		{name: "deadline", state: func(t *testing.T) deploysync.State {
 			return runTo(t, steady(t, 10, nil), rollout, simulate.WithFailingImage("nginx:2"))
-		}, want: []deploysync.CauseReason{deploysync.CauseDeadlineExceeded, deploysync.CauseNewPodsUnavailable, deploysync.CauseScaleDownBlocked, deploysync.CauseSurgeExhausted},
+		}, want: []diagnose.Kind{diagnose.DeadlineExceeded, diagnose.NewPodsUnavailable, diagnose.ScaleDownBlocked, diagnose.SurgeExhausted},
 			text:   []string{"progressDeadlineSeconds (600 s)", "0 of 5"},
 			reason: "the same run to its end: the progress deadline is exceeded first, the causes below it stay"},
 		{name: "deadline due", state: func(t *testing.T) deploysync.State {
 			s := runTo(t, steady(t, 10, nil), rollout, simulate.WithFailingImage("nginx:2"), simulate.WithEveryTick(), simulate.WithMaxSteps(8))
 			s.Now = s.Now.Add(11 * time.Minute)
 			return s
-		}, want: []deploysync.CauseReason{deploysync.CauseDeadlineExceeded, deploysync.CauseNewPodsUnavailable, deploysync.CauseScaleDownBlocked, deploysync.CauseSurgeExhausted, deploysync.CauseNextSync},
+		}, want: []diagnose.Kind{diagnose.DeadlineExceeded, diagnose.NewPodsUnavailable, diagnose.ScaleDownBlocked, diagnose.SurgeExhausted, diagnose.NextSync},
 			text:   []string{"the deadline of 600 s passed at"},
 			reason: "eleven minutes after the last progress, before the sync that marks it: Diagnose says the deadline passed, and the next sync writes the condition"},
 		{name: "paused", state: func(t *testing.T) deploysync.State {
 			return runTo(t, steady(t, 4, nil), simulate.WithChanges(simulate.Pause(0), simulate.SetImage(time.Second, "web", "nginx:2")))
-		}, want: []deploysync.CauseReason{deploysync.CausePaused},
+		}, want: []diagnose.Kind{diagnose.Paused},
 			text:   []string{"no ReplicaSet has its pod template"},
 			reason: "a template changed while paused is not rolled out"},
 		{name: "recreate waits", state: func(t *testing.T) deploysync.State {
 			s := steady(t, 3, func(d *appsv1.Deployment) { scenarios.Recreate(d) })
 			return runTo(t, s, rollout, simulate.WithTerminationDelay(time.Minute), simulate.WithMaxSteps(3))
-		}, want: []deploysync.CauseReason{deploysync.CauseRecreateWaiting},
+		}, want: []diagnose.Kind{diagnose.RecreateWaiting},
 			text:   []string{"old ReplicaSets report 0 pods; of the old pods, 0 running, 3 terminating"},
 			reason: "Recreate scaled the old ReplicaSet to 0; its pods take a minute to terminate and the new one waits"},
 		{name: "stale desired-replicas", state: func(t *testing.T) deploysync.State {
@@ -97,26 +116,39 @@ func TestDiagnose(t *testing.T) {
 			rs.Annotations[deployutil.DesiredReplicasAnnotation] = "3"
 			s.ReplicaSets[0] = rs
 			return runTo(t, s, rollout, simulate.WithMaxSteps(5))
-		}, want: []deploysync.CauseReason{deploysync.CauseStaleDesiredReplicas},
+		}, want: []diagnose.Kind{diagnose.StaleDesiredReplicas},
 			text:   []string{`spec.replicas is 4 but web-`, `desired-replicas="3"`},
 			reason: "kubernetes#102551: a stale annotation on the only active ReplicaSet keeps every sync on the scaling branch, and the image change never rolls out"},
-		{name: "replica failure", state: func(t *testing.T) deploysync.State {
-			s := runTo(t, steady(t, 4, nil), rollout, simulate.WithMaxSteps(2))
-			// The simulator's ReplicaSet controller never fails a create;
-			// this is the condition the real one sets on a quota refusal.
-			for i, rs := range s.ReplicaSets {
-				if rs.Spec.Template.Spec.Containers[0].Image == "nginx:2" {
-					rs = rs.DeepCopy()
-					rs.Status.Conditions = []appsv1.ReplicaSetCondition{{Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
-						Reason: "FailedCreate", Message: `pods "web-x" is forbidden: exceeded quota: pods`}}
-					s.ReplicaSets[i] = rs
-				}
-			}
-			return s
-		}, want: []deploysync.CauseReason{deploysync.CauseReplicaFailure, deploysync.CauseNewPodsUnavailable, deploysync.CauseScaleDownBlocked,
-			deploysync.CauseSurgeExhausted, deploysync.CauseNextSync},
+		{name: "replica failure", state: quotaRefused, want: []diagnose.Kind{diagnose.ReplicaFailure, diagnose.NewPodsUnavailable, diagnose.ScaleDownBlocked,
+			diagnose.SurgeExhausted, diagnose.NextSync},
 			text:   []string{"FailedCreate: pods \"web-x\" is forbidden: exceeded quota: pods"},
 			reason: "a quota refusal reported by the ReplicaSet controller comes before the pods it keeps from existing"},
+		{name: "replica failure on the Deployment", state: func(t *testing.T) deploysync.State {
+			s := quotaRefused(t)
+			plan, err := deploysync.Sync(s)
+			require.NoError(t, err)
+			s, err = deploysync.Apply(s, plan)
+			require.NoError(t, err)
+			return s
+		}, want: []diagnose.Kind{diagnose.ReplicaFailure, diagnose.NewPodsUnavailable, diagnose.ScaleDownBlocked, diagnose.SurgeExhausted},
+			text:   []string{"the ReplicaSet controller cannot create pods: FailedCreate: pods \"web-x\" is forbidden"},
+			reason: "the sync after the refusal copies the ReplicaSet's condition to the Deployment, which Rollout reads first"},
+		{name: "paused mid-rollout", state: func(t *testing.T) deploysync.State {
+			return runTo(t, steady(t, 4, nil), simulate.WithChanges(simulate.SetImage(0, "web", "nginx:2"), simulate.Pause(3*time.Second)), simulate.WithMaxSteps(7))
+		}, want: []diagnose.Kind{diagnose.Paused},
+			text:   []string{"the Deployment is paused: its pod template, in ReplicaSet web-"},
+			reason: "paused once the new ReplicaSet has pods: it keeps its size, the old ReplicaSet its pods"},
+		{name: "minReadySeconds", state: func(t *testing.T) deploysync.State {
+			s := steady(t, 3, func(d *appsv1.Deployment) { d.Spec.MinReadySeconds = 30 })
+			return runTo(t, s, rollout, simulate.WithMaxSteps(4))
+		}, want: []diagnose.Kind{diagnose.NewPodsUnavailable, diagnose.ScaleDownBlocked, diagnose.SurgeExhausted},
+			text:   []string{"0 of 1 pods of the new ReplicaSet", "(1 ready; 1 of them not yet ready for minReadySeconds 30 s)"},
+			reason: "a ready pod is available only after minReadySeconds"},
+		{name: "old pods terminating", state: func(t *testing.T) deploysync.State {
+			return runTo(t, steady(t, 3, nil), rollout, simulate.WithTerminationDelay(time.Minute), simulate.WithMaxSteps(12))
+		}, want: []diagnose.Kind{diagnose.NextSync},
+			text:   []string{"nothing blocks the rollout and the next sync writes nothing"},
+			reason: "every replica is updated and available, the old pods take a minute to shut down: the rollout is not finished and the controller has nothing to do"},
 		{name: "hash collision", state: func(t *testing.T) deploysync.State {
 			s := steady(t, 3, nil)
 			d := s.Deployment.DeepCopy()
@@ -130,7 +162,7 @@ func TestDiagnose(t *testing.T) {
 			s.Deployment = d
 			s.ReplicaSets = append(s.ReplicaSets, taken)
 			return s
-		}, want: []deploysync.CauseReason{deploysync.CauseHashCollision},
+		}, want: []diagnose.Kind{diagnose.HashCollision},
 			text:   []string{"is taken by a ReplicaSet that is not this Deployment's with its template; collisionCount becomes 1"},
 			reason: "another owner holds the name of the new ReplicaSet: the sync raises collisionCount and creates nothing"},
 		{name: "overlap and orphan", state: func(t *testing.T) deploysync.State {
@@ -145,7 +177,7 @@ func TestDiagnose(t *testing.T) {
 			return runTo(t, s, simulate.WithMaxSteps(1), simulate.WithSyncFunc(func(deploysync.State) (deploysync.Plan, error) {
 				return deploysync.Plan{}, nil // no controller yet: the world as it stands
 			}))
-		}, want: []deploysync.CauseReason{deploysync.CauseSelectorOverlap, deploysync.CauseOrphanAdoption, deploysync.CauseNextSync},
+		}, want: []diagnose.Kind{diagnose.SelectorOverlap, diagnose.OrphanAdoption, diagnose.NextSync},
 			text:   []string{"ReplicaSet api-1 of Deployment api matches this Deployment's selector app=web", "the next sync adopts it with its 1 replicas", "adopt replicaset web-orphan"},
 			reason: "a ReplicaSet of another Deployment under the same selector, and an orphan the next sync adopts (which makes the rollout incomplete until it is scaled away)"},
 		{name: "not synced yet", state: func(t *testing.T) deploysync.State {
@@ -155,38 +187,54 @@ func TestDiagnose(t *testing.T) {
 			d.Generation++
 			s.Deployment = d
 			return s
-		}, want: []deploysync.CauseReason{deploysync.CauseNextSync},
+		}, want: []diagnose.Kind{diagnose.NextSync},
 			text:   []string{"its next sync does", "create replicaset"},
 			reason: "kubectl set image a moment ago: nothing blocks, the controller has not acted yet"},
 	}
+	type form struct {
+		kind diagnose.Kind
+		i    int
+	}
+	produced := map[form]bool{}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.state(t)
-			frozen := testutil.Freeze(t, s.Deployment, s.ReplicaSets)
-			causes, err := deploysync.Diagnose(s)
+			frozen := testutil.Freeze(t, s.Deployment, s.ReplicaSets, s.Pods)
+			causes, err := diagnose.Rollout(s)
 			require.NoError(t, err, tt.reason)
 			frozen.Check(t)
-			require.Equal(t, tt.want, nilIfEmpty(reasons(causes)), "%s\ncauses:\n%s", tt.reason, list(causes))
+			require.Equal(t, tt.want, nilIfEmpty(kinds(causes)), "%s\ncauses:\n%s", tt.reason, list(causes))
 			all := list(causes)
 			t.Logf("causes:\n%s", all)
 			for _, want := range tt.text {
 				require.Contains(t, all, want, tt.reason)
 			}
 			for _, c := range causes {
-				require.NotEmpty(t, c.Unblock, "cause %s says nothing about what unblocks it", c.Reason)
+				require.NotEmpty(t, c.Unblock, "cause %s says nothing about what unblocks it", c.Kind)
+				i, err := diagnose.Form(c)
+				require.NoError(t, err, "a cause built with value names its kind's sentences do not use")
+				produced[form{c.Kind, i}] = true
 			}
 		})
 	}
+	all, n := diagnose.Forms()
+	for k, kind := range all {
+		for i := range n[k] {
+			if !produced[form{kind, i}] {
+				t.Errorf("no row produces sentence %d of %s", i, kind)
+			}
+		}
+	}
 }
 
-func nilIfEmpty(r []deploysync.CauseReason) []deploysync.CauseReason {
+func nilIfEmpty(r []diagnose.Kind) []diagnose.Kind {
 	if len(r) == 0 {
 		return nil
 	}
 	return r
 }
 
-func list(cs []deploysync.Cause) string {
+func list(cs []diagnose.Cause) string {
 	var b strings.Builder
 	for _, c := range cs {
 		fmt.Fprintln(&b, c)
@@ -195,17 +243,21 @@ func list(cs []deploysync.Cause) string {
 }
 
 // Diagnose a rollout whose new pods never become ready, six seconds in.
-func ExampleDiagnose() {
+func ExampleRollout() {
 	d := scenarios.Deployment(4)
 	s, _ := simulate.Steady(d, scenarios.Now)
 	tl, _ := simulate.Run(s, simulate.WithChanges(simulate.SetImage(0, "web", "nginx:2")),
 		simulate.WithFailingImage("nginx:2"), simulate.WithEveryTick(), simulate.WithMaxSteps(6))
-	causes, _ := deploysync.Diagnose(tl.Final)
+	causes, _ := diagnose.Rollout(tl.Final)
 	for _, c := range causes {
-		fmt.Println(c.Reason)
+		fmt.Println(c.Kind)
+		fmt.Println(" ", c.Message())
 	}
 	// Output:
 	// NewPodsUnavailable
+	//   0 of 2 pods of the new ReplicaSet web-7cb486c8b6 are available (0 ready)
 	// ScaleDownBlocked
+	//   old ReplicaSets keep 3 replicas: 3 pods are available and at least 3 must stay so (replicas 4 − maxUnavailable 1), so none may go
 	// SurgeExhausted
+	//   the new ReplicaSet web-7cb486c8b6 stays at 2 of 4: the ReplicaSets hold 5 pods and replicas 4 + maxSurge 1 = 5 are allowed
 }

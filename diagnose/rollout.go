@@ -1,0 +1,322 @@
+package diagnose
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/podindex"
+)
+
+func num(name string, n int32) action.Value { return action.Num(name, n) }
+
+func str(name, s string) action.Value { return action.Str(name, s) }
+
+// Rollout says what holds the rollout of s.Deployment back, most important
+// first (in the order of the [Kind] constants). A finished rollout gets
+// none: the latest generation observed, every replica updated and
+// available, the new ReplicaSet at spec.replicas, no old or terminating
+// replica or pod left — the library's one definition of rolled out, read
+// on the ReplicaSets the next sync holds (those the Deployment controls and
+// the orphans it adopts). Rollout takes the state and options
+// deploysync.Sync takes, runs Sync on it (and once more after
+// deploysync.Apply, to tell a scaling event that never ends), and refuses
+// what Sync refuses.
+func Rollout(s deploysync.State, opts ...deploysync.Option) ([]Cause, error) {
+	plan, err := deploysync.Sync(s, opts...)
+	if err != nil {
+		return nil, err
+	}
+	d := s.Deployment
+	claimed := ownedOrAdoptable(d, s.ReplicaSets)
+	if facts.RolledOut(d, claimed, s.Pods) {
+		return nil, nil
+	}
+	newRS, old := facts.SplitReplicaSets(d, claimed)
+	dg := diagnosis{s: s, d: d, newRS: newRS, old: old, plan: plan}
+	dg.deadline()
+	dg.replicaFailure()
+	dg.collision()
+	dg.staleDesiredReplicas(opts)
+	dg.paused()
+	dg.recreate(claimed)
+	dg.newPods()
+	dg.fenceposts()
+	dg.strangers()
+	dg.nextSync()
+	return dg.causes, nil
+}
+
+type diagnosis struct {
+	s      deploysync.State
+	d      *appsv1.Deployment
+	newRS  *appsv1.ReplicaSet
+	old    []*appsv1.ReplicaSet
+	plan   deploysync.Plan
+	causes []Cause
+}
+
+func (dg *diagnosis) add(k Kind, unblock string, values ...action.Value) {
+	dg.causes = append(dg.causes, Cause{Kind: k, Values: values, Unblock: unblock})
+}
+
+// ownedOrAdoptable is what the sync's claim will hold: the ReplicaSets
+// the Deployment controls whose labels match, and the orphans it adopts.
+func ownedOrAdoptable(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
+	claimed, _, err := facts.Claim(d, rss)
+	if err != nil {
+		return nil
+	}
+	return claimed
+}
+
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func (dg *diagnosis) deadline() {
+	d, now := dg.d, dg.s.Now
+	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+	if c != nil && c.Reason == action.ReasonProgressDeadlineExceeded {
+		since := c.LastTransitionTime.Time
+		dg.add(DeadlineExceeded,
+			"the controller goes on rolling out: the condition clears once the rollout progresses again; find why it is stuck in the causes below, or roll back (kubectl rollout undo)",
+			num("progressDeadlineSeconds", ptr.Deref(d.Spec.ProgressDeadlineSeconds, 0)), str("since", rfc3339(since)),
+			str("ago", now.Sub(since).Round(time.Second).String()), str("message", c.Message))
+		return
+	}
+	if c == nil || !facts.HasProgressDeadline(d) || d.Spec.Paused {
+		return
+	}
+	if facts.TimedOut(d, &d.Status, now) {
+		end := c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second)
+		dg.add(DeadlineExceeded,
+			"the next sync marks Progressing False (ProgressDeadlineExceeded); find why it is stuck in the causes below",
+			str("lastUpdate", rfc3339(c.LastUpdateTime.Time)), num("progressDeadlineSeconds", *d.Spec.ProgressDeadlineSeconds),
+			str("deadline", rfc3339(end)), str("ago", now.Sub(end).Round(time.Second).String()))
+	}
+}
+
+const replicaFailureUnblock = "fix what the ReplicaSet controller reports (a quota, an admission webhook, pod security): until then it creates no pods"
+
+func (dg *diagnosis) replicaFailure() {
+	if c := deployutil.GetCondition(dg.d.Status, appsv1.DeploymentReplicaFailure); c != nil && c.Status == corev1.ConditionTrue {
+		dg.add(ReplicaFailure, replicaFailureUnblock, str("reason", c.Reason), str("message", c.Message))
+		return
+	}
+	for _, rs := range append([]*appsv1.ReplicaSet{dg.newRS}, dg.old...) {
+		if rs == nil {
+			continue
+		}
+		for _, c := range rs.Status.Conditions {
+			if c.Type == appsv1.ReplicaSetReplicaFailure && c.Status == corev1.ConditionTrue {
+				dg.add(ReplicaFailure, replicaFailureUnblock, str("replicaSet", rs.Name), str("reason", c.Reason), str("message", c.Message))
+			}
+		}
+	}
+}
+
+func (dg *diagnosis) collision() {
+	var hc *deploysync.HashCollisionError
+	if !errors.As(dg.plan.Err, &hc) {
+		return
+	}
+	dg.add(HashCollision,
+		"usually none: the next sync computes another name; if it repeats every sync, something keeps creating ReplicaSets under these names (another owner with a copy of the template)",
+		str("replicaSet", hc.Name), num("collisionCount", hc.CollisionCount))
+}
+
+// staleDesiredReplicas tells a scaling event that never ends: this sync and
+// the one after its plan both take the scaling branch and resize nothing.
+func (dg *diagnosis) staleDesiredReplicas(opts []deploysync.Option) {
+	if dg.plan.Branch != deploysync.ScalingEvent || resizes(dg.plan, dg.s.ReplicaSets, false) {
+		return
+	}
+	after, err := deploysync.Apply(dg.s, dg.plan)
+	if err != nil {
+		return
+	}
+	again, err := deploysync.Sync(after, opts...)
+	if err != nil || again.Branch != deploysync.ScalingEvent || resizes(again, after.ReplicaSets, false) {
+		return
+	}
+	var stale []string
+	for _, rs := range append(dg.old, dg.newRS) {
+		if rs == nil || *rs.Spec.Replicas == 0 {
+			continue
+		}
+		if n, ok := facts.DesiredReplicas(rs); !ok || n != *dg.d.Spec.Replicas {
+			stale = append(stale, fmt.Sprintf("%s has %s=%q", rs.Name, deployutil.DesiredReplicasAnnotation, rs.Annotations[deployutil.DesiredReplicasAnnotation]))
+		}
+	}
+	dg.add(StaleDesiredReplicas,
+		"run with WithFixes(FixStaleDesiredReplicas), or scale the Deployment to another size and back, so the annotations are rewritten (kubernetes#102551)",
+		num("replicas", *dg.d.Spec.Replicas), str("stale", strings.Join(stale, ", ")))
+}
+
+// resizes reports whether the plan changes spec.replicas of one of rss;
+// down only counts shrinking.
+func resizes(p deploysync.Plan, rss []*appsv1.ReplicaSet, down bool) bool {
+	size := map[string]int32{}
+	for _, rs := range rss {
+		if rs != nil {
+			size[rs.Name] = *rs.Spec.Replicas
+		}
+	}
+	for _, a := range p.Actions {
+		u, ok := a.(*action.UpdateReplicaSet)
+		if !ok {
+			continue
+		}
+		was, known := size[u.ReplicaSet.Name]
+		if n := *u.ReplicaSet.Spec.Replicas; known && (n < was || (!down && n != was)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (dg *diagnosis) paused() {
+	switch {
+	case !dg.d.Spec.Paused:
+	case dg.newRS != nil:
+		dg.add(Paused, "kubectl rollout resume", str("replicaSet", dg.newRS.Name))
+	default:
+		dg.add(Paused, "kubectl rollout resume")
+	}
+}
+
+func (dg *diagnosis) recreate(claimed []*appsv1.ReplicaSet) {
+	if dg.d.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
+		return
+	}
+	byRS := podindex.ByController(claimed, dg.s.Pods)
+	running, terminating := 0, 0
+	for _, rs := range dg.old {
+		for _, p := range byRS[rs.UID] {
+			switch {
+			case p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded:
+			case p.DeletionTimestamp != nil:
+				terminating++
+			default:
+				running++
+			}
+		}
+	}
+	reported := facts.StatusReplicas(dg.old)
+	if running == 0 && terminating == 0 && reported == 0 {
+		return
+	}
+	dg.add(RecreateWaiting,
+		"the old pods must finish: terminating ones within their terminationGracePeriodSeconds; a pod stuck terminating needs its node or finalizers looked at",
+		num("reported", reported), action.Num("running", running), action.Num("terminating", terminating))
+}
+
+func (dg *diagnosis) newPods() {
+	rs := dg.newRS
+	if rs == nil || rs.Status.AvailableReplicas >= *rs.Spec.Replicas || *rs.Spec.Replicas == 0 {
+		return
+	}
+	avail, ready := rs.Status.AvailableReplicas, rs.Status.ReadyReplicas
+	values := []action.Value{num("available", avail), num("size", *rs.Spec.Replicas), str("replicaSet", rs.Name), num("ready", ready)}
+	if m := dg.d.Spec.MinReadySeconds; m > 0 && ready > avail {
+		values = append(values, num("notYetAvailable", ready-avail), num("minReadySeconds", m))
+	}
+	dg.add(NewPodsUnavailable,
+		fmt.Sprintf("the new pods must become ready: kubectl describe pods -l %s=%s", deployutil.PodTemplateHashLabel, rs.Labels[deployutil.PodTemplateHashLabel]),
+		values...)
+}
+
+// fenceposts reports the RollingUpdate bounds that stop both ReplicaSets.
+func (dg *diagnosis) fenceposts() {
+	d := dg.d
+	if !facts.IsRollingUpdate(d) || d.Spec.Paused {
+		return
+	}
+	surge, unavailable, err := deployutil.Fenceposts(d)
+	if err != nil {
+		return
+	}
+	replicas := *d.Spec.Replicas
+	oldSize := facts.SpecReplicas(dg.old)
+	all := append(dg.old[:len(dg.old):len(dg.old)], dg.newRS)
+	if dg.newRS == nil {
+		all = dg.old
+	}
+	if dg.newRS != nil && oldSize > 0 && !resizes(dg.plan, dg.old, true) {
+		avail := facts.AvailableReplicas(all)
+		if minAvail := replicas - unavailable; avail <= minAvail {
+			dg.add(ScaleDownBlocked,
+				"new pods becoming available (or a larger maxUnavailable) lets old ones go",
+				num("oldReplicas", oldSize), num("available", avail), num("minAvailable", minAvail), num("replicas", replicas), num("maxUnavailable", unavailable))
+		}
+	}
+	if dg.newRS != nil && *dg.newRS.Spec.Replicas < replicas {
+		total := facts.SpecReplicas(all)
+		if limit := replicas + surge; total >= limit {
+			dg.add(SurgeExhausted,
+				"old pods going (which needs the availability above), or a larger maxSurge, lets the new ReplicaSet grow",
+				str("replicaSet", dg.newRS.Name), num("size", *dg.newRS.Spec.Replicas), num("replicas", replicas),
+				num("pods", total), num("maxSurge", surge), num("maxPods", limit))
+		}
+	}
+}
+
+// strangers reports ReplicaSets of other owners that the selector matches
+// and orphans the next sync adopts.
+func (dg *diagnosis) strangers() {
+	d := dg.d
+	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+	if err != nil || sel.Empty() {
+		return
+	}
+	for _, rs := range dg.s.ReplicaSets {
+		if !sel.Matches(labels.Set(rs.Labels)) {
+			continue
+		}
+		ref := metav1.GetControllerOfNoCopy(rs)
+		switch {
+		case ref != nil && ref.UID != d.UID && ref.Kind == "Deployment":
+			dg.add(SelectorOverlap,
+				"give the Deployments selectors that no other Deployment's pods match: each controller keeps to its own ReplicaSets, but Services, kubectl and autoscalers see both sets of pods",
+				str("replicaSet", rs.Name), str("deployment", ref.Name), str("selector", sel.String()))
+		case ref == nil && rs.DeletionTimestamp == nil && d.DeletionTimestamp == nil:
+			dg.add(OrphanAdoption,
+				"none: the next sync adopts it; relabel it out of the selector if it is not this Deployment's",
+				str("replicaSet", rs.Name), num("size", *rs.Spec.Replicas))
+		}
+	}
+}
+
+func (dg *diagnosis) nextSync() {
+	if dg.plan.Err != nil {
+		return // the failure is a cause of its own (a hash collision)
+	}
+	var writes []string
+	for _, a := range dg.plan.Actions {
+		if _, ok := a.(*action.Event); ok {
+			continue
+		}
+		writes = append(writes, a.String())
+	}
+	const now = "none: the controller does it on its next sync"
+	switch len(writes) {
+	case 0:
+		if len(dg.causes) == 0 {
+			dg.add(NextSync, "wait for the next sync")
+		}
+	case 1:
+		dg.add(NextSync, now, str("action", writes[0]))
+	default:
+		dg.add(NextSync, now, action.Num("writes", len(writes)), str("actions", strings.Join(writes, "; ")))
+	}
+}
