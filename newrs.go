@@ -145,7 +145,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 	if err != nil {
 		return nil, err
 	}
-	n, limited := s.limitCreate(old, n)
+	n, limited := s.limits.Create(d, old, n)
 	rs.Spec.Replicas = &n
 	rs.Annotations, _ = revision.NewReplicaSetAnnotations(d, rs, next, false, s.opts.historyLimit)
 	newRevision := strconv.FormatInt(next, 10)

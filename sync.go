@@ -191,8 +191,20 @@ func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
 		return err
 	}
 	allRSs := append(old[:len(old):len(old)], newRS)
-	if l, ok := s.resolveLimit(old); ok {
-		return s.rolloutLimited(allRSs, old, newRS, l)
+	step, limited, err := s.limits.Step(d, allRSs, old, newRS)
+	if err != nil {
+		return err
+	}
+	if limited {
+		// WithLimits binds: its step is this sync's instead of upstream's.
+		for _, sc := range step.Scales {
+			s.scale(sc)
+		}
+		if step.Cleanup {
+			s.cleanup(old)
+		}
+		s.syncRolloutStatus(allRSs, newRS)
+		return nil
 	}
 	sc, ok, err := rolling.ScaleNew(d, allRSs, newRS)
 	if err != nil {
