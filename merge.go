@@ -46,6 +46,7 @@ package deploysync
 // each field of the types involved, merged or why a sync never writes it).
 
 import (
+	"fmt"
 	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -55,6 +56,7 @@ import (
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 type entryKind int
@@ -125,6 +127,20 @@ func (s *session) writeRS(from, to *appsv1.ReplicaSet, why action.Reasons) {
 
 func (s *session) event(typ, reason, msg string, why ...action.Reason) {
 	s.log = append(s.log, entry{kind: event, ev: &action.Event{Type: typ, Reason: reason, Message: msg, Why: why}})
+}
+
+// eventMessage is how the minor's controller records a message it has
+// already formatted: up to 1.35 it passes it to Eventf as the format with
+// no arguments (pkg/controller/deployment/sync.go and rollback.go, v1.35.4),
+// so a '%' in it is read as a verb; from 1.36 it passes "%s" and the
+// message (v1.36.3). The messages that go this way (ReplicaSetCreateError,
+// the rollback events) hold names, which cannot contain '%', and fixed
+// texts: the difference does not show on any state an apiserver holds.
+func (s *session) eventMessage(msg string) string {
+	if s.opts.version.AtLeast(kversion.V1_36) {
+		return msg
+	}
+	return fmt.Sprintf(msg, []any{}...)
 }
 
 // updateStatus records a write of the Deployment's status subresource with

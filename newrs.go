@@ -6,11 +6,16 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/kversion"
 	"github.com/deploysync/deploysync/revision"
 )
 
@@ -145,7 +150,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 	if err != nil {
 		return nil, err
 	}
-	n, limited := s.limitCreate(old, n)
+	n, limited := s.limits.Create(d, old, n)
 	rs.Spec.Replicas = &n
 	rs.Annotations, _ = revision.NewReplicaSetAnnotations(d, rs, next, false, s.opts.historyLimit)
 	newRevision := strconv.FormatInt(next, 10)
@@ -204,6 +209,72 @@ func (s *session) hashCollision(name string, rule action.Rule) error {
 	d.Status.CollisionCount = &n
 	s.updateStatus(action.Because(rule, action.Str("replicaSet", name), action.Num("collisionCount", n)))
 	return &HashCollisionError{Name: name, CollisionCount: n}
+}
+
+// newReplicaSetHash is the pod-template-hash the minor's controller gives
+// the Deployment's template. The version was checked before the sync
+// began and every field of the library's types copies into every older
+// layout (the layout tests fill them all), so the error is not expected;
+// it fails the sync rather than the process.
+func (s *session) newReplicaSetHash() (string, error) {
+	d := s.d
+	if s.opts.version == kversion.Newest {
+		return deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount), nil
+	}
+	h, err := deployutil.ComputeHashFor(s.opts.version.String(), &d.Spec.Template, d.Status.CollisionCount)
+	if err != nil {
+		return "", fmt.Errorf("deploysync: hashing the pod template as Kubernetes %s: %w", s.opts.version, err)
+	}
+	return h, nil
+}
+
+// newReplicaSetName is the name the minor's controller gives the new
+// ReplicaSet: from 1.34 the Deployment's name is cut so that the whole fits
+// 253 characters (pkg/controller/deployment/sync.go,
+// generateReplicaSetName, v1.34.4); 1.33 joins them uncut (v1.33.5:
+// d.Name + "-" + podTemplateSpecHash).
+func (s *session) newReplicaSetName(hash string) string {
+	if !s.opts.version.AtLeast(kversion.V1_34) {
+		return s.d.Name + "-" + hash
+	}
+	return deployutil.ReplicaSetName(s.d.Name, hash)
+}
+
+// rejectedCreate is the apiserver's refusal of a new ReplicaSet, or nil:
+// a name that is not a DNS subdomain. 1.33 sends names longer than 253
+// characters (it does not cut the Deployment's name); every minor can send
+// a cut name that ends in ".-<hash>" (a Deployment name with a '.' where the
+// cut falls), which the apiserver refuses as malformed.
+func rejectedCreate(rs *appsv1.ReplicaSet) *CreateRejectedError {
+	msgs := apimachineryvalidation.NameIsDNSSubdomain(rs.Name, false)
+	if len(msgs) == 0 {
+		return nil
+	}
+	// The apiserver's Invalid error over ValidateObjectMeta's name errors,
+	// as apps/v1 ReplicaSet validation returns it.
+	var errs field.ErrorList
+	for _, m := range msgs {
+		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), rs.Name, m))
+	}
+	err := apierrors.NewInvalid(schema.GroupKind{Group: appsv1.GroupName, Kind: "ReplicaSet"}, rs.Name, errs)
+	return &CreateRejectedError{Name: rs.Name, Message: err.Error()}
+}
+
+// createFailed is upstream's answer to a failed create (other than
+// AlreadyExists): the Progressing condition says so when there is a
+// progress deadline, a Warning event says so, and the sync fails.
+func (s *session) createFailed(err *CreateRejectedError) error {
+	d := s.d
+	msg := fmt.Sprintf("Failed to create new replica set %q: %v", err.Name, err)
+	if facts.HasProgressDeadline(d) {
+		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
+			action.ReasonReplicaSetCreateError, msg, s.now))
+		s.updateStatus(action.Because(action.RuleCreateRefused, action.Str("replicaSet", err.Name), action.Num("length", len(err.Name))))
+	}
+	s.event(corev1.EventTypeWarning, action.EventReplicaSetCreateError, s.eventMessage(msg),
+		action.Because(action.RuleCreateRefusedEvent, action.Str("kubernetesVersion", s.opts.version.String()),
+			action.Str("replicaSet", err.Name), action.Num("length", len(err.Name))))
+	return err
 }
 
 // setRevision sets the Deployment's revision annotation; it reports whether

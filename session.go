@@ -12,7 +12,7 @@ import (
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/rolling"
+	"github.com/deploysync/deploysync/internal/limits"
 )
 
 // session is one sync in progress. It mirrors upstream's data flow: d is
@@ -54,8 +54,10 @@ type session struct {
 	nSent   int
 	// work holds the working copy d points to.
 	work appsv1.Deployment
-	// limit is the rollout limit that binds this sync (see WithLimits).
-	limit *rolling.Limit
+	// limits is the seam of the rollout limits (WithLimits; the zero
+	// value without): the mirror consults it at one point per decision a
+	// limit changes and carries out what it returns.
+	limits limits.Rollout
 
 	// wait says why the rollout does not move on (the plan's Why).
 	wait action.Reasons
@@ -83,6 +85,7 @@ func newSession(s State, o options) *session {
 		rss:          s.ReplicaSets,
 		pods:         s.Pods,
 		sharedAnnots: true,
+		limits:       o.sessionLimits(),
 	}
 	ss.work = *s.Deployment
 	ss.d = &ss.work

@@ -10,8 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/internal/facts"
-	"github.com/deploysync/deploysync/internal/kversion"
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // State is a snapshot of what a Deployment controller reads in one sync.
@@ -116,76 +115,6 @@ func (p Plan) String() string {
 	return s
 }
 
-// HashCollisionError is a plan's Err when the name the new ReplicaSet would
-// get belongs to a ReplicaSet that is not the Deployment's or has another
-// template. The plan raises status.collisionCount so the next sync computes
-// another name.
-type HashCollisionError struct {
-	// Name is the ReplicaSet name that is taken.
-	Name string
-	// CollisionCount is the Deployment's new status.collisionCount.
-	CollisionCount int32
-}
-
-// Error names the ReplicaSet that collided and the new collisionCount.
-func (e *HashCollisionError) Error() string {
-	return fmt.Sprintf("hash collision: replicaset %q already exists and is not this Deployment's new ReplicaSet; collisionCount is now %d", e.Name, e.CollisionCount)
-}
-
-// Option changes how Sync decides.
-type Option func(*options)
-
-type options struct {
-	// terminatingReplicas is the caller's setting of the gate, nil for the
-	// minor's default (gateTerminatingReplicas).
-	terminatingReplicas *bool
-	version             kversion.Minor
-	versionErr          error
-	historyLimit        int
-	fixes               []Fix
-	laggingCache        bool
-	limits              *Limits
-}
-
-func defaultOptions() options {
-	return options{version: kversion.Default, historyLimit: facts.MaxRevisionHistoryChars}
-}
-
-// WithTerminatingReplicas sets the DeploymentReplicaSetTerminatingReplicas
-// feature gate: whether the status reports terminatingReplicas. Without it
-// the gate has the default of the minor of [WithKubernetesVersion]: off in
-// 1.33 and 1.34, on from 1.35.
-func WithTerminatingReplicas(enabled bool) Option {
-	return func(o *options) { o.terminatingReplicas = &enabled }
-}
-
-// WithLaggingCache makes Sync decide one hash collision as upstream does
-// when its ReplicaSet cache lags behind the sync's own writes.
-//
-// The case: the name of the new ReplicaSet is held by a ReplicaSet that
-// this same sync releases (it was the Deployment's, its labels no longer
-// match the selector) and that still has the Deployment's pod template.
-// Upstream releases it, tries to create the new ReplicaSet, is told the
-// name exists, and reads that name from its informer cache. If the cache
-// has delivered the release patch by then (the default here, and what a
-// running informer usually shows), the ReplicaSet has no controller: a hash
-// collision, and status.collisionCount goes up. If it has not (this
-// option), the ReplicaSet still looks like the Deployment's own with its
-// template, and the sync carries on with it as the new ReplicaSet; its
-// later writes to it are based on the version before the release, and a
-// real apiserver refuses them with a conflict, after which the next sync
-// sees the collision. Both end with the same collisionCount; they differ in
-// this one sync's plan.
-func WithLaggingCache() Option {
-	return func(o *options) { o.laggingCache = true }
-}
-
-// WithRevisionHistoryChars sets the length limit of the revision-history
-// annotation (2000 upstream).
-func WithRevisionHistoryChars(n int) Option {
-	return func(o *options) { o.historyLimit = n }
-}
-
 // MarshalJSON writes the plan for tools, as one object: "branch",
 // "actions" (each as its MarshalJSON writes it, with its "kind"), "why"
 // (the reasons of Why, [] when there are none), "requeue",
@@ -212,3 +141,54 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(out)
 }
+
+// InputError is the error [Sync], [Apply] and [ResolveAlreadyExists]
+// return for input an apps/v1 apiserver would refuse, or that cannot be a
+// snapshot of one: it names the object, the field, the value and the
+// apiserver rule. It is [deployutil.InputError] under a second name, so a
+// caller of Sync handles it without importing deployutil; match it with
+// [errors.As] on a *InputError.
+type InputError = deployutil.InputError
+
+// ErrInvalidInput is matched, with [errors.Is], by every [*InputError].
+// It is the same value as [deployutil.ErrInvalidInput], so either name
+// matches.
+var ErrInvalidInput = deployutil.ErrInvalidInput
+
+// HashCollisionError is a plan's Err when the name the new ReplicaSet would
+// get belongs to a ReplicaSet that is not the Deployment's or has another
+// template. The plan raises status.collisionCount so the next sync computes
+// another name.
+type HashCollisionError struct {
+	// Name is the ReplicaSet name that is taken.
+	Name string
+	// CollisionCount is the Deployment's new status.collisionCount.
+	CollisionCount int32
+}
+
+// Error names the ReplicaSet that collided and the new collisionCount.
+func (e *HashCollisionError) Error() string {
+	return fmt.Sprintf("hash collision: replicaset %q already exists and is not this Deployment's new ReplicaSet; collisionCount is now %d", e.Name, e.CollisionCount)
+}
+
+// CreateRejectedError is a plan's Err when the apiserver would refuse the
+// new ReplicaSet's create because its name is no DNS subdomain: on
+// Kubernetes 1.33, whose controller names it "<deployment>-<hash>" uncut, a
+// name longer than 253 characters (a Deployment name longer than 242 to 244
+// characters, with the hash); on every minor, a Deployment name of 243 or
+// more characters with a '.' where the cut falls, which gives
+// "<prefix>.-<hash>". The plan holds what upstream does then: the
+// Progressing condition becomes False with reason ReplicaSetCreateError
+// (when there is a progress deadline) and a Warning event
+// ReplicaSetCreateError says why; the sync fails, so the caller requeues
+// with rate limiting, and every sync fails the same way until the
+// Deployment is renamed — the rollout never starts.
+type CreateRejectedError struct {
+	// Name is the ReplicaSet name the create sent.
+	Name string
+	// Message is the apiserver's answer, as its Invalid error reads.
+	Message string
+}
+
+// Error is the apiserver's answer.
+func (e *CreateRejectedError) Error() string { return e.Message }

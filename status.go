@@ -74,8 +74,14 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 	} else {
 		subject = "Deployment " + strconv.Quote(d.Name)
 	}
-	if hasDeadline && !complete && !s.limitProgress(&st, cur, subject) {
-		switch {
+	if hasDeadline && !complete {
+		switch lc, replace, limited := s.limits.Progressing(d, &st, cur, subject, s.now); {
+		case limited:
+			// WithLimits decides: a hold, or the end of one.
+			if replace {
+				facts.RemoveCondition(&st, appsv1.DeploymentProgressing)
+			}
+			facts.SetCondition(&st, lc)
 		case facts.Complete(d, &st):
 			facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
 				action.ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", s.now))
@@ -144,7 +150,7 @@ func (s *session) requeueStuck(st *appsv1.DeploymentStatus) {
 	if !facts.HasProgressDeadline(d) || c == nil {
 		return
 	}
-	if facts.Complete(d, st) || c.Reason == action.ReasonProgressDeadlineExceeded || s.limitHolds(c) {
+	if facts.Complete(d, st) || c.Reason == action.ReasonProgressDeadlineExceeded || s.limits.Holds(c) {
 		return
 	}
 	after := c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second).Sub(s.now)

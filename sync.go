@@ -3,9 +3,12 @@ package deploysync
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/kversion"
+	"github.com/deploysync/deploysync/internal/podindex"
 	"github.com/deploysync/deploysync/recreate"
 	"github.com/deploysync/deploysync/revision"
 	"github.com/deploysync/deploysync/rolling"
@@ -191,8 +194,20 @@ func (s *session) rolloutRolling(rsList []*appsv1.ReplicaSet) error {
 		return err
 	}
 	allRSs := append(old[:len(old):len(old)], newRS)
-	if l, ok := s.resolveLimit(old); ok {
-		return s.rolloutLimited(allRSs, old, newRS, l)
+	step, limited, err := s.limits.Step(d, allRSs, old, newRS)
+	if err != nil {
+		return err
+	}
+	if limited {
+		// WithLimits binds: its step is this sync's instead of upstream's.
+		for _, sc := range step.Scales {
+			s.scale(sc)
+		}
+		if step.Cleanup {
+			s.cleanup(old)
+		}
+		s.syncRolloutStatus(allRSs, newRS)
+		return nil
 	}
 	sc, ok, err := rolling.ScaleNew(d, allRSs, newRS)
 	if err != nil {
@@ -265,4 +280,17 @@ func (s *session) rolloutRecreate(rsList []*appsv1.ReplicaSet) error {
 	}
 	s.syncRolloutStatus(allRSs, newRS)
 	return nil
+}
+
+// recreatePods is the pod map Recreate consults before it scales up: up to
+// 1.35 the pods that match the Deployment's selector grouped by their
+// controller's UID (pkg/controller/deployment/deployment_controller.go,
+// getPodMapForDeployment, v1.35.4); from 1.36 the pods whose controller
+// reference names the ReplicaSet, found in the pod index
+// (controller.FilterPodsByOwner, v1.36.3).
+func (s *session) recreatePods(rsList []*appsv1.ReplicaSet) map[types.UID][]*corev1.Pod {
+	if !s.opts.version.AtLeast(kversion.V1_36) {
+		return podindex.BySelector(s.d, rsList, s.pods)
+	}
+	return podindex.ByController(rsList, s.pods)
 }
