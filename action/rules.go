@@ -3,7 +3,8 @@ package action
 // Rule identifies the decision rule a [Reason] comes from. The values are
 // the constants' names without "Rule" ("RollingScaleUpNew"); they are
 // stable, so tools may switch on them. Each constant's documentation says
-// what the rule decides, then the names of its values in order.
+// what the rule decides, then the names of its values in order; the table
+// of sentences below gives each rule's sentence beside the same names.
 type Rule string
 
 // The rules of a sync's decisions.
