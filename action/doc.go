@@ -19,7 +19,9 @@
 // (RuleRollingScaleUpNew, RuleRecreateScaleDownOld, RuleProportional,
 // RuleCleanup, RuleStatus, …) and the named numbers it used, and renders
 // as a sentence only when read (String). An action's Why holds its
-// [Reasons]; Explain is their sentence.
+// [Reasons]; Explain is their sentence. [Reason.Check] says whether a
+// reason's values are those its rule takes; one whose values are not is
+// never rendered as the rule's sentence.
 //
 // Every action marshals to JSON as one object: "kind" (the action's type
 // name, "CreateReplicaSet"), the action's fields in lower camel case (its

@@ -62,3 +62,15 @@ func ExampleReason() {
 	// scale up new ReplicaSet web-2 1→3: maxSurge 1 allows 4 pods, 2 exist
 	// {"rule":"RollingScaleUpNew","values":{"replicaSet":"web-2","from":1,"to":3,"maxSurge":1,"maxPods":4,"pods":2},"text":"scale up new ReplicaSet web-2 1→3: maxSurge 1 allows 4 pods, 2 exist"}
 }
+
+// A reason built with values its rule does not take is caught by Check,
+// and its text says so rather than fill the sentence with the wrong
+// numbers.
+func ExampleReason_Check() {
+	r := action.Because(action.RuleRollbackUnchanged, action.Num("rev", 2), action.Str("replicaSet", "web-1"))
+	fmt.Println(r.Check())
+	fmt.Println(r)
+	// Output:
+	// action: reason RollbackUnchanged: values (rev, replicaSet), want (revision, replicaSet): missing revision; extra rev
+	// RollbackUnchanged rev=2 replicaSet=web-1 [values (rev, replicaSet), want (revision, replicaSet): missing revision; extra rev]
+}

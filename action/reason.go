@@ -43,7 +43,8 @@ func Num[T ~int | ~int32 | ~int64](name string, n T) Value {
 func Str(name, s string) Value { return Value{Name: name, Text: s, IsText: true} }
 
 // Because returns the reason of rule with these values, in the order of
-// the rule's sentence (see the rules' documentation).
+// the rule's sentence (see the rules' documentation; [Reason.Check] tells
+// whether they are the rule's).
 func Because(rule Rule, values ...Value) Reason { return Reason{Rule: rule, Values: values} }
 
 // Value returns the value called name and whether the reason has one.
@@ -63,53 +64,26 @@ func (r Reason) Equal(o Reason) bool {
 
 // String renders the reason as the sentence of its rule. A rule this
 // package does not define renders as its name followed by its values
-// ("name=value").
+// ("name=value"). A reason of a known rule whose values are not the
+// rule's renders the same way, followed in brackets by what [Reason.Check]
+// finds wrong: never as a sentence with the wrong numbers in it.
 func (r Reason) String() string {
+	if err := r.check(); err == errUnknownRule {
+		return r.generic()
+	} else if err != nil {
+		return r.generic() + " [" + err.Error() + "]"
+	}
 	switch r.Rule {
 	case RuleStatus:
 		return statusText(r.Values)
 	case RuleSyncNewReplicaSet:
 		return syncNewText(r)
 	}
-	f, ok := r.Rule.sentence()
-	if !ok || !fits(f, len(r.Values)) {
-		return r.generic()
-	}
 	args := make([]any, len(r.Values))
 	for i, v := range r.Values {
 		args[i] = v.arg()
 	}
-	return fmt.Sprintf(f, args...)
-}
-
-// fits reports whether sentence f takes exactly n values (its verbs, or
-// its highest explicit argument index): a reason built by hand with other
-// values renders generically rather than with fmt's complaints.
-func fits(f string, n int) bool {
-	var next, most int
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			continue
-		}
-		i++
-		if i < len(f) && f[i] == '%' {
-			continue
-		}
-		if i < len(f) && f[i] == '[' {
-			j := strings.IndexByte(f[i:], ']')
-			if j < 0 {
-				return false
-			}
-			k, err := strconv.Atoi(f[i+1 : i+j])
-			if err != nil {
-				return false
-			}
-			next = k - 1
-		}
-		next++
-		most = max(most, next)
-	}
-	return most == n
+	return fmt.Sprintf(sentences[r.Rule].format, args...)
 }
 
 func (r Reason) generic() string {

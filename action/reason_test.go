@@ -43,13 +43,77 @@ func TestReasonString(t *testing.T) {
 			reason: "only what changes is said"},
 		{name: "unknown rule", r: action.Because("Custom", action.Str("who", "me"), action.Num("n", 2)), want: "Custom who=me n=2",
 			reason: "a rule this package does not define renders as its name and values"},
-		{name: "wrong values", r: action.Because(action.RuleObserveGeneration), want: "ObserveGeneration",
-			reason: "a known rule with the wrong number of values renders generically, not with fmt's %!d(MISSING)"},
+		{name: "missing value", r: action.Because(action.RuleObserveGeneration),
+			want:   "ObserveGeneration [values (), want (generation): missing generation]",
+			reason: "a known rule with the wrong values renders generically and says what is wrong, not with fmt's %!d(MISSING)"},
+		{name: "renamed value", r: action.Because(action.RuleObserveGeneration, action.Num("gen", 2)),
+			want:   "ObserveGeneration gen=2 [values (gen), want (generation): missing generation; extra gen]",
+			reason: "the right number of values under the wrong names is no sentence either"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.NotEmpty(t, tt.reason, "reason must be provided")
 			assert.Equal(t, tt.want, tt.r.String(), tt.reason)
+		})
+	}
+}
+
+// TestReasonCheck checks that Check accepts the values a rule takes and
+// names what is wrong with others.
+func TestReasonCheck(t *testing.T) {
+	tests := []struct {
+		name   string
+		r      action.Reason
+		want   string // the error; "" for none
+		reason string
+	}{
+		{name: "fits", r: action.Because(action.RuleRollbackUnchanged, action.Num("revision", 2), action.Str("replicaSet", "web-1")),
+			reason: "the rule's names, in order, each of its kind"},
+		{name: "order", r: action.Because(action.RuleRollbackUnchanged, action.Str("replicaSet", "web-1"), action.Num("revision", 2)),
+			want:   "action: reason RollbackUnchanged: values (replicaSet, revision), want (revision, replicaSet): out of order",
+			reason: "the sentence takes the values in the rule's order"},
+		{name: "kind", r: action.Because(action.RuleRollbackUnchanged, action.Str("revision", "2"), action.Str("replicaSet", "web-1")),
+			want:   "action: reason RollbackUnchanged: value revision is a text, want a number",
+			reason: "a number the sentence prints with %d must be a number"},
+		{name: "extra", r: action.Because(action.RuleClearRollback, action.Num("n", 1)),
+			want:   "action: reason ClearRollback: values (n), want (): extra n",
+			reason: "a rule without values takes none"},
+		{name: "unknown", r: action.Because("Custom"), want: "action: reason Custom: unknown rule",
+			reason: "a rule this package does not define"},
+		{name: "status", r: action.Because(action.RuleStatus, action.Num("observedGeneration", 2),
+			action.Num("replicas.from", 1), action.Num("replicas.to", 2), action.Str("terminatingReplicas.from", "-"), action.Num("terminatingReplicas.to", 0),
+			action.Str("Foo.status", "True"), action.Str("Foo.reason", "Bar"), action.Str("drop", "ReplicaFailure")),
+			reason: "a status reason: generation, counts in status order, conditions of any type, drops"},
+		{name: "status refresh", r: action.Because(action.RuleStatus), reason: "a status write that only refreshes names nothing"},
+		{name: "status order", r: action.Because(action.RuleStatus, action.Num("updatedReplicas.from", 1), action.Num("updatedReplicas.to", 2),
+			action.Num("replicas.from", 1), action.Num("replicas.to", 2)),
+			want:   "action: reason Status: value replicas.from (at 2) is no change a status reason names, or out of order",
+			reason: "the counts come in status order"},
+		{name: "status pair", r: action.Because(action.RuleStatus, action.Str("Available.status", "True"), action.Str("Progressing.reason", "X")),
+			want:   "action: reason Status: value Available.status is not followed by Available.reason",
+			reason: "a condition's status and reason go together"},
+		{name: "status text count", r: action.Because(action.RuleStatus, action.Str("replicas.from", "-"), action.Num("replicas.to", 2)),
+			want:   `action: reason Status: value replicas.from is the text "-", want a number`,
+			reason: "only terminatingReplicas may be unset"},
+		{name: "sync new", r: action.Because(action.RuleSyncNewReplicaSet, action.Str("replicaSet", "web-2"), action.Num("copyAnnotations", 1)),
+			reason: "the ReplicaSet and one change"},
+		{name: "sync new nothing", r: action.Because(action.RuleSyncNewReplicaSet, action.Str("replicaSet", "web-2")),
+			want:   "action: reason SyncNewReplicaSet: no change: the reason names none",
+			reason: "a sync of the new ReplicaSet changes something"},
+		{name: "sync new order", r: action.Because(action.RuleSyncNewReplicaSet, action.Str("replicaSet", "web-2"), action.Num("copyAnnotations", 1),
+			action.Str("revision.from", "1"), action.Str("revision.to", "2")),
+			want:   "action: reason SyncNewReplicaSet: value revision.from (at 2) is no change the reason names, or out of order",
+			reason: "the changes come in the documented order"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NotEmpty(t, tt.reason, "reason must be provided")
+			err := tt.r.Check()
+			if tt.want == "" {
+				assert.NoError(t, err, tt.reason)
+				return
+			}
+			assert.EqualError(t, err, tt.want, tt.reason)
 		})
 	}
 }

@@ -3,7 +3,8 @@ package action
 // Rule identifies the decision rule a [Reason] comes from. The values are
 // the constants' names without "Rule" ("RollingScaleUpNew"); they are
 // stable, so tools may switch on them. Each constant's documentation says
-// what the rule decides, then the names of its values in order.
+// what the rule decides, then the names of its values in order; the table
+// of sentences below gives each rule's sentence beside the same names.
 type Rule string
 
 // The rules of a sync's decisions.
@@ -190,117 +191,125 @@ const (
 	RuleSyncNewReplicaSet Rule = "SyncNewReplicaSet"
 )
 
-// sentence returns the rule's format: its values in order fill the verbs.
-func (r Rule) sentence() (string, bool) {
-	switch r {
-	case RuleRollingScaleUpNew:
-		return "scale up new ReplicaSet %s %d→%d: maxSurge %d allows %d pods, %d exist", true
-	case RuleScaleDownNew:
-		return "scale down new ReplicaSet %s %d→%d: the Deployment wants %d replicas", true
-	case RuleRollingScaleDownUnavailable:
-		return "scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go", true
-	case RuleRollingScaleDownOld:
-		return "scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)", true
-	case RuleRollingWaits:
-		return "the rollout waits for pods: maxSurge %d allows %d pods and %d exist; %d pods are available and %d must stay (replicas %d − maxUnavailable %d)", true
-	case RuleLimitHoldsNew:
-		return "%s holds it at %d", true
-	case RuleLimitKeepsOld:
-		return "%s keeps %d replicas on the old ReplicaSets", true
-	case RuleLimitScaleUpOld:
-		return "scale up old ReplicaSet %s %d→%d: %s leaves %d replicas to the old ReplicaSets and they have %d; maxSurge %d allows %d pods, %d exist", true
-	case RuleLimitScaleDownNew:
-		return "scale down new ReplicaSet %s %d→%d: %s is below its size; %d of its replicas are unavailable, %d pods are available and %d must stay (replicas %d − maxUnavailable %d)", true
-	case RuleReplicasAnnotations:
-		return "refresh the replica annotations to desired %d, max %d", true
-	case RuleRecreateScaleDownOld:
-		return "scale down old ReplicaSet %s %d→0: Recreate stops every old pod before starting new ones", true
-	case RuleRecreateWaits:
-		return "Recreate starts no new pod while old pods run", true
-	case RuleRecreateOldPodsReported:
-		return "old ReplicaSets still report %d pods", true
-	case RuleRecreateOldPodRunning:
-		return "old pod %s of ReplicaSet %s has not finished (%s)", true
-	case RuleRecreateScaleUpNew:
-		return "scale up new ReplicaSet %s %d→%d: no old pod runs any more", true
-	case RuleOnlyActive:
-		return "it is the only ReplicaSet that should run pods; spec.replicas is %d", true
-	case RuleSaturated:
-		return "the new ReplicaSet %s is saturated (%d of %d available)", true
-	case RuleProportional:
-		return "proportional scaling: %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); this one's share is %d", true
-	case RuleUnhealthyFirst:
-		return "proportional scaling, unavailable replicas of old ReplicaSets first (fix UnhealthyFirst): %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); old ReplicaSets give up %d unavailable replicas first, oldest first, and the other %d are shared in proportion to size", true
-	case RuleUnhealthyFirstNew:
-		return "this is the new ReplicaSet, which gives up no unavailable replica first", true
-	case RuleUnhealthyFirstGave:
-		return "this one had %d unavailable (%d replicas, %d available) and gave up %d of them", true
-	case RuleUnhealthyFirstLate:
-		return "this one has %d unavailable, but older ReplicaSets already gave up all %d", true
-	case RuleUnhealthyFirstHealthy:
-		return "this one has no unavailable replica (%d replicas, %d available)", true
-	case RuleShare:
-		return "its share is %d", true
-	case RuleFixStaleDesired:
-		return "fix StaleDesiredReplicas: it is the only ReplicaSet that should run pods and already has spec.replicas %[1]d, but its desired-replicas (%[2]s) and max-replicas (%[3]s) annotations are stale; they become %[1]d and %[4]d (replicas %[1]d + maxSurge %[5]d) so the next sync is no scaling event", true
-	case RuleCleanup:
-		return "revisionHistoryLimit %[1]d keeps %[1]d old ReplicaSets and %[2]d exist; this one (revision %[3]s) is among the oldest and scaled to zero", true
-	case RuleAdopt:
-		return "it has no controller and its labels %s match the selector %s", true
-	case RuleRelease:
-		return "it is controlled by this Deployment but its labels %s no longer match the selector %s", true
-	case RuleSelectingAll:
-		return "the selector is empty; the controller acts on no Deployment that selects every pod", true
-	case RuleObserveGeneration:
-		return "observe generation %d", true
-	case RulePaused:
-		return "the Deployment is paused: Progressing becomes Unknown so the pause does not count against the progress deadline", true
-	case RuleResumed:
-		return "the Deployment is resumed: the progress deadline starts again now", true
-	case RuleScaleEvent:
-		return "reports the scale of %s", true
-	case RuleNewStartsEvent:
-		return "the new ReplicaSet starts with replicas", true
-	case RuleCreateNew:
-		return "no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas", true
-	case RuleCreateNewLimited:
-		return "no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas (maxSurge allows %d; %s holds it at %d)", true
-	case RuleRecordRevision:
-		return "record revision %s on the Deployment", true
-	case RuleRecordFoundRevision:
-		return "record revision %s of the new ReplicaSet on the Deployment", true
-	case RuleStartTracking:
-		return "start tracking progress: there is a progress deadline and no Progressing condition yet", true
-	case RuleNoteCreated:
-		return "note the new ReplicaSet in the Progressing condition", true
-	case RuleHashCollision:
-		return "hash collision: %s exists and is not this Deployment's ReplicaSet with this template; collisionCount %d gives the next sync another name", true
-	case RuleHashCollisionReleased:
-		return "hash collision: %s exists and is released by this sync: no longer this Deployment's; collisionCount %d gives the next sync another name", true
-	case RuleCreateRefused:
-		return "the apiserver refuses the new ReplicaSet's name %q (%d characters): Progressing becomes False, ReplicaSetCreateError", true
-	case RuleCreateRefusedEvent:
-		return "%s's controller names the new ReplicaSet %q (%d characters), which is no DNS subdomain; the create fails", true
-	case RuleRollbackNoPrevious:
-		return "rollback to the previous revision asked, but no ReplicaSet has an earlier revision", true
-	case RuleRollbackNotFound:
-		return "rollback to revision %d asked, but no ReplicaSet has it", true
-	case RuleRollbackUnchanged:
-		return "revision %d (%s) has the current template", true
-	case RuleRollbackDone:
-		return "the template of revision %d is back", true
-	case RuleRollbackNothingPrevious:
-		return "no previous revision to roll back to", true
-	case RuleRollbackMissing:
-		return "revision %d not found", true
-	case RuleRollbackNothing:
-		return "nothing to roll back", true
-	case RuleRollbackTemplate:
-		return "roll the template back to revision %d (ReplicaSet %s) and take its annotations", true
-	case RuleClearRollback:
-		return "clear the rollback annotation", true
-	case RuleNote:
-		return "%s", true
-	}
-	return "", false
+// sentences is the table of the rules that render by a sentence: for each,
+// the names of its values in the order the sentence takes them, and the
+// sentence, a fmt format (%s and %q take a text value, %d a number; %[n]d
+// takes the n-th value again). It is read only. RuleStatus and
+// RuleSyncNewReplicaSet are not in it: their values say what changes, and
+// they render field by field (statusText, syncNewText).
+var sentences = map[Rule]sentence{
+	RuleRollingScaleUpNew: {"replicaSet from to maxSurge maxPods pods",
+		"scale up new ReplicaSet %s %d→%d: maxSurge %d allows %d pods, %d exist"},
+	RuleScaleDownNew: {"replicaSet from to replicas",
+		"scale down new ReplicaSet %s %d→%d: the Deployment wants %d replicas"},
+	RuleRollingScaleDownUnavailable: {"replicaSet from to unavailable room",
+		"scale down old ReplicaSet %s %d→%d: %d of its replicas are unavailable, and maxUnavailable allows %d pods to go"},
+	RuleRollingScaleDownOld: {"replicaSet from to available minAvailable replicas maxUnavailable",
+		"scale down old ReplicaSet %s %d→%d: %d pods are available and %d must stay (replicas %d − maxUnavailable %d)"},
+	RuleRollingWaits: {"maxSurge maxPods pods available minAvailable replicas maxUnavailable",
+		"the rollout waits for pods: maxSurge %d allows %d pods and %d exist; %d pods are available and %d must stay (replicas %d − maxUnavailable %d)"},
+	RuleLimitHoldsNew: {"limit max",
+		"%s holds it at %d"},
+	RuleLimitKeepsOld: {"limit keep",
+		"%s keeps %d replicas on the old ReplicaSets"},
+	RuleLimitScaleUpOld: {"replicaSet from to limit leaves have maxSurge maxPods pods",
+		"scale up old ReplicaSet %s %d→%d: %s leaves %d replicas to the old ReplicaSets and they have %d; maxSurge %d allows %d pods, %d exist"},
+	RuleLimitScaleDownNew: {"replicaSet from to limit unavailable available minAvailable replicas maxUnavailable",
+		"scale down new ReplicaSet %s %d→%d: %s is below its size; %d of its replicas are unavailable, %d pods are available and %d must stay (replicas %d − maxUnavailable %d)"},
+	RuleReplicasAnnotations: {"desired max",
+		"refresh the replica annotations to desired %d, max %d"},
+	RuleRecreateScaleDownOld: {"replicaSet from",
+		"scale down old ReplicaSet %s %d→0: Recreate stops every old pod before starting new ones"},
+	RuleRecreateWaits: {"",
+		"Recreate starts no new pod while old pods run"},
+	RuleRecreateOldPodsReported: {"pods",
+		"old ReplicaSets still report %d pods"},
+	RuleRecreateOldPodRunning: {"pod replicaSet phase",
+		"old pod %s of ReplicaSet %s has not finished (%s)"},
+	RuleRecreateScaleUpNew: {"replicaSet from to",
+		"scale up new ReplicaSet %s %d→%d: no old pod runs any more"},
+	RuleOnlyActive: {"replicas",
+		"it is the only ReplicaSet that should run pods; spec.replicas is %d"},
+	RuleSaturated: {"replicaSet available replicas",
+		"the new ReplicaSet %s is saturated (%d of %d available)"},
+	RuleProportional: {"active current allowed replicas maxSurge share",
+		"proportional scaling: %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); this one's share is %d"},
+	RuleUnhealthyFirst: {"active current allowed replicas maxSurge took rest",
+		"proportional scaling, unavailable replicas of old ReplicaSets first (fix UnhealthyFirst): %d active ReplicaSets hold %d replicas and may hold %d (replicas %d + maxSurge %d); old ReplicaSets give up %d unavailable replicas first, oldest first, and the other %d are shared in proportion to size"},
+	RuleUnhealthyFirstNew: {"",
+		"this is the new ReplicaSet, which gives up no unavailable replica first"},
+	RuleUnhealthyFirstGave: {"unavailable replicas available gave",
+		"this one had %d unavailable (%d replicas, %d available) and gave up %d of them"},
+	RuleUnhealthyFirstLate: {"unavailable removed",
+		"this one has %d unavailable, but older ReplicaSets already gave up all %d"},
+	RuleUnhealthyFirstHealthy: {"replicas available",
+		"this one has no unavailable replica (%d replicas, %d available)"},
+	RuleShare: {"share",
+		"its share is %d"},
+	RuleFixStaleDesired: {"replicas desired max maxReplicas maxSurge",
+		"fix StaleDesiredReplicas: it is the only ReplicaSet that should run pods and already has spec.replicas %[1]d, but its desired-replicas (%[2]s) and max-replicas (%[3]s) annotations are stale; they become %[1]d and %[4]d (replicas %[1]d + maxSurge %[5]d) so the next sync is no scaling event"},
+	RuleCleanup: {"revisionHistoryLimit exist revision",
+		"revisionHistoryLimit %[1]d keeps %[1]d old ReplicaSets and %[2]d exist; this one (revision %[3]s) is among the oldest and scaled to zero"},
+	RuleAdopt: {"labels selector",
+		"it has no controller and its labels %s match the selector %s"},
+	RuleRelease: {"labels selector",
+		"it is controlled by this Deployment but its labels %s no longer match the selector %s"},
+	RuleSelectingAll: {"",
+		"the selector is empty; the controller acts on no Deployment that selects every pod"},
+	RuleObserveGeneration: {"generation",
+		"observe generation %d"},
+	RulePaused: {"",
+		"the Deployment is paused: Progressing becomes Unknown so the pause does not count against the progress deadline"},
+	RuleResumed: {"",
+		"the Deployment is resumed: the progress deadline starts again now"},
+	RuleScaleEvent: {"replicaSet",
+		"reports the scale of %s"},
+	RuleNewStartsEvent: {"",
+		"the new ReplicaSet starts with replicas"},
+	RuleCreateNew: {"replicaSet hash revision replicas",
+		"no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas"},
+	RuleCreateNewLimited: {"replicaSet hash revision replicas maxSurgeAllows limit max",
+		"no ReplicaSet matches the pod template; create %s (pod-template-hash %s, revision %d) with %d replicas (maxSurge allows %d; %s holds it at %d)"},
+	RuleRecordRevision: {"revision",
+		"record revision %s on the Deployment"},
+	RuleRecordFoundRevision: {"revision",
+		"record revision %s of the new ReplicaSet on the Deployment"},
+	RuleStartTracking: {"",
+		"start tracking progress: there is a progress deadline and no Progressing condition yet"},
+	RuleNoteCreated: {"",
+		"note the new ReplicaSet in the Progressing condition"},
+	RuleHashCollision: {"replicaSet collisionCount",
+		"hash collision: %s exists and is not this Deployment's ReplicaSet with this template; collisionCount %d gives the next sync another name"},
+	RuleHashCollisionReleased: {"replicaSet collisionCount",
+		"hash collision: %s exists and is released by this sync: no longer this Deployment's; collisionCount %d gives the next sync another name"},
+	RuleCreateRefused: {"replicaSet length",
+		"the apiserver refuses the new ReplicaSet's name %q (%d characters): Progressing becomes False, ReplicaSetCreateError"},
+	RuleCreateRefusedEvent: {"kubernetesVersion replicaSet length",
+		"%s's controller names the new ReplicaSet %q (%d characters), which is no DNS subdomain; the create fails"},
+	RuleRollbackNoPrevious: {"",
+		"rollback to the previous revision asked, but no ReplicaSet has an earlier revision"},
+	RuleRollbackNotFound: {"revision",
+		"rollback to revision %d asked, but no ReplicaSet has it"},
+	RuleRollbackUnchanged: {"revision replicaSet",
+		"revision %d (%s) has the current template"},
+	RuleRollbackDone: {"revision",
+		"the template of revision %d is back"},
+	RuleRollbackNothingPrevious: {"",
+		"no previous revision to roll back to"},
+	RuleRollbackMissing: {"revision",
+		"revision %d not found"},
+	RuleRollbackNothing: {"",
+		"nothing to roll back"},
+	RuleRollbackTemplate: {"revision replicaSet",
+		"roll the template back to revision %d (ReplicaSet %s) and take its annotations"},
+	RuleClearRollback: {"",
+		"clear the rollback annotation"},
+	RuleNote: {"text",
+		"%s"},
+}
+
+// sentence is one row of the table of sentences.
+type sentence struct {
+	values string // the names of the values, in order, separated by spaces
+	format string // the sentence the values fill
 }

@@ -1,6 +1,7 @@
 // Package deployutil holds the few facts about a Deployment and its
 // ReplicaSets that code around the library needs as well: the keys of the
-// annotations and the label the controller keeps, the pod-template-hash and
+// annotations and the label the controller keeps, the reasons of the
+// conditions and events it writes, the pod-template-hash and
 // the ReplicaSet name it produces, which ReplicaSet is the new one, the
 // resolved fenceposts (maxSurge and maxUnavailable), the revision of an
 // object, the apps/v1 defaulting, the error every entry point returns for

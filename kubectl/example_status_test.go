@@ -33,7 +33,7 @@ func ExampleRolloutStatus() {
 }
 
 // kubectl calls a rollout done while old pods may still be shutting down;
-// StatusWithTerminating waits for them too.
+// RolloutStatusWithTerminating waits for them too.
 func ExampleRolloutStatusWithTerminating() {
 	d := statusDeployment(3, 3, 3)
 	d.Status.TerminatingReplicas = ptr.To[int32](1)

@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"text/tabwriter"
@@ -101,7 +102,7 @@ func History(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) ([]Entry, error) {
 	for v, rs := range byRev {
 		out = append(out, entry(v, rs))
 	}
-	slices.SortFunc(out, func(a, b Entry) int { return compareInt64(a.Revision, b.Revision) })
+	slices.SortFunc(out, func(a, b Entry) int { return cmp.Compare(a.Revision, b.Revision) })
 	return out, nil
 }
 
@@ -114,16 +115,6 @@ func entry(v int64, rs *appsv1.ReplicaSet) Entry {
 		t.Annotations[deployutil.ChangeCauseAnnotation] = c
 	}
 	return Entry{Revision: v, ChangeCause: t.Annotations[deployutil.ChangeCauseAnnotation], ReplicaSet: rs, Template: t}
-}
-
-func compareInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // HistoryText returns what `kubectl rollout history deployment/NAME` prints

@@ -9,10 +9,11 @@ import (
 	"github.com/deploysync/deploysync/deployutil"
 )
 
-// Status returns the message `kubectl rollout status deployment/NAME`
-// prints for the Deployment d as read, and whether kubectl stops there
-// because the rollout is done. With revision > 0 the caller waits for that
-// revision (kubectl's --revision flag). The rules, in kubectl's order:
+// RolloutStatus returns the message `kubectl rollout status
+// deployment/NAME` prints for the Deployment d as read, and whether kubectl
+// stops there because the rollout is done. With revision > 0 the caller
+// waits for that revision (kubectl's --revision flag). The rules, in
+// kubectl's order:
 //
 //  1. revision > 0 and d's deployment.kubernetes.io/revision annotation does
 //     not parse: an error, "cannot get the revision of deployment %q: ...";
@@ -67,24 +68,25 @@ func RolloutStatus(d *appsv1.Deployment, revision int64) (message string, done b
 	return fmt.Sprintf("deployment %q successfully rolled out\n", d.Name), true, nil
 }
 
-// StatusWithTerminating is [RolloutStatus] for callers that need "no old pods
-// left", not only "every replica is updated and available". It differs from
-// Status, and so from kubectl, in one rule applied after all of Status's:
+// RolloutStatusWithTerminating is [RolloutStatus] for callers that need "no
+// old pods left", not only "every replica is updated and available". It
+// differs from RolloutStatus, and so from kubectl, in one rule applied after
+// all of RolloutStatus's:
 //
-//   - Status says done but status.terminatingReplicas is above 0: not done,
-//     "Waiting for deployment %q rollout to finish: N terminating replicas
-//     are still shutting down...". These are pods with a deletion timestamp
-//     that have not yet stopped — old pods a rollout or scale-down removed,
-//     which may still serve traffic or hold resources.
+//   - RolloutStatus says done but status.terminatingReplicas is above 0:
+//     not done, "Waiting for deployment %q rollout to finish: N terminating
+//     replicas are still shutting down...". These are pods with a deletion
+//     timestamp that have not yet stopped — old pods a rollout or scale-down
+//     removed, which may still serve traffic or hold resources.
 //   - status.terminatingReplicas is nil: the controller does not report the
 //     count (the DeploymentReplicaSetTerminatingReplicas feature gate is off,
 //     or the controller predates it), so nobody can know. The verdict is
-//     done, as Status's, and the message says it: "deployment %q
+//     done, as RolloutStatus's, and the message says it: "deployment %q
 //     successfully rolled out (terminating replicas not reported)". Waiting
 //     for a count that never comes would never end; a caller that must be
 //     sure has to list the pods itself.
 //
-// Every other message, verdict and error is Status's.
+// Every other message, verdict and error is RolloutStatus's.
 func RolloutStatusWithTerminating(d *appsv1.Deployment, revision int64) (message string, done bool, err error) {
 	message, done, err = RolloutStatus(d, revision)
 	if err != nil || !done {

@@ -94,7 +94,7 @@ func TestRolloutStatus(t *testing.T) {
 			msg, done, err := kubectl.RolloutStatus(tt.d, tt.revision)
 			frozen.Check(t)
 			if gotErr := errString(err); gotErr != tt.wantErr || msg != tt.wantMsg || done != tt.wantDone {
-				t.Errorf("Status = %q, %v, %q; want %q, %v, %q (%s)", msg, done, gotErr, tt.wantMsg, tt.wantDone, tt.wantErr, tt.reason)
+				t.Errorf("RolloutStatus = %q, %v, %q; want %q, %v, %q (%s)", msg, done, gotErr, tt.wantMsg, tt.wantDone, tt.wantErr, tt.reason)
 			}
 		})
 	}
@@ -131,7 +131,7 @@ func TestRolloutStatusWithTerminating(t *testing.T) {
 			msg, done, err := kubectl.RolloutStatusWithTerminating(tt.d, 0)
 			frozen.Check(t)
 			if err != nil || msg != tt.wantMsg || done != tt.wantDone {
-				t.Errorf("StatusWithTerminating = %q, %v, %v; want %q, %v (%s)", msg, done, err, tt.wantMsg, tt.wantDone, tt.reason)
+				t.Errorf("RolloutStatusWithTerminating = %q, %v, %v; want %q, %v (%s)", msg, done, err, tt.wantMsg, tt.wantDone, tt.reason)
 			}
 		})
 	}
