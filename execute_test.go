@@ -96,9 +96,9 @@ func exComplete(d *appsv1.Deployment) {
 	d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n,
 		ReadyReplicas: n, AvailableReplicas: n, TerminatingReplicas: ptr.To[int32](0),
 		Conditions: []appsv1.DeploymentCondition{
-			facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, action.ReasonMinimumReplicasAvailable,
+			facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
 				"Deployment has minimum availability.", exT0),
-			facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable,
+			facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable,
 				`ReplicaSet "x" has successfully progressed.`, exT0),
 		}}
 }

@@ -21,10 +21,6 @@ type Limits struct {
 	MaxUpdated *intstr.IntOrString
 }
 
-// ReasonRolloutLimited is the reason of the Progressing condition of a
-// rollout held at its limit (see [WithLimits]).
-const ReasonRolloutLimited = "RolloutLimited"
-
 // WithLimits bounds RollingUpdate rollouts by l. Where the limit is below
 // spec.replicas and the Deployment has an old ReplicaSet, the rolling step
 // is [rolling.LimitStep] instead of upstream's:
@@ -41,7 +37,7 @@ const ReasonRolloutLimited = "RolloutLimited"
 //     limit resumes the rollout.
 //  4. Held — the new ReplicaSet has the limit, every replica exists and is
 //     available, the generation is observed — the Progressing condition is
-//     True with reason [ReasonRolloutLimited] and a message naming the
+//     True with reason [deployutil.ReasonRolloutLimited] and a message naming the
 //     limit. While it holds, the progress deadline is not judged, as
 //     upstream does not judge it once a rollout is complete, and the plan
 //     asks for no requeue; its lastUpdateTime is the time the hold began,

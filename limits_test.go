@@ -180,7 +180,7 @@ func TestHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := progressing(s.Deployment.Status)
-	if c.Reason != deploysync.ReasonRolloutLimited || c.Status != corev1.ConditionTrue || !c.LastUpdateTime.Time.Equal(s.Now) {
+	if c.Reason != deployutil.ReasonRolloutLimited || c.Status != corev1.ConditionTrue || !c.LastUpdateTime.Time.Equal(s.Now) {
 		t.Fatalf("held: Progressing %s/%s at %v, want True/RolloutLimited at %v\n%v", c.Status, c.Reason, c.LastUpdateTime, s.Now, p)
 	}
 	if want := `ReplicaSet "` + s.ReplicaSets[1].Name + `" is held at maxUpdated 30% (3 of 10 replicas).`; c.Message != want {
@@ -206,7 +206,7 @@ func TestHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := deploysync.Apply(s, p); progressing(got.Deployment.Status).Reason != action.ReasonProgressDeadlineExceeded {
+	if got, _ := deploysync.Apply(s, p); progressing(got.Deployment.Status).Reason != deployutil.ReasonProgressDeadlineExceeded {
 		t.Errorf("without WithLimits a stale RolloutLimited is judged as upstream does (timed out); got\n%v", p)
 	}
 	// The limit raised: the new ReplicaSet grows and the deadline restarts now.
@@ -220,7 +220,7 @@ func TestHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = progressing(got.Deployment.Status)
-	if c.Reason != action.ReasonReplicaSetUpdated || !c.LastUpdateTime.Time.Equal(s.Now) || !c.LastTransitionTime.Equal(&transitioned) {
+	if c.Reason != deployutil.ReasonReplicaSetUpdated || !c.LastUpdateTime.Time.Equal(s.Now) || !c.LastTransitionTime.Equal(&transitioned) {
 		t.Errorf("raised: Progressing %s updated %v transitioned %v, want ReplicaSetUpdated updated now %v, transition kept %v\n%v",
 			c.Reason, c.LastUpdateTime, c.LastTransitionTime, s.Now, transitioned, p)
 	}

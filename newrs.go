@@ -93,7 +93,7 @@ func (s *session) syncNewReplicaSet(existing *appsv1.ReplicaSet, old []*appsv1.R
 	}
 	if facts.HasProgressDeadline(d) && facts.Condition(&d.Status, appsv1.DeploymentProgressing) == nil {
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-			action.ReasonFoundNewReplicaSet, "Found new replica set "+strconv.Quote(c.Name), s.now))
+			deployutil.ReasonFoundNewReplicaSet, "Found new replica set "+strconv.Quote(c.Name), s.now))
 		needsUpdate = true
 		why = append(why, action.Because(action.RuleStartTracking))
 	}
@@ -179,7 +179,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 		}
 		s.log = append(s.log, entry{kind: createRS, name: rs.Name, sent: rs, why: action.Reasons{action.Because(rule, vs...)}})
 		if n > 0 {
-			s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
+			s.event(corev1.EventTypeNormal, deployutil.EventScalingReplicaSet,
 				fmt.Sprintf("Scaled up replica set %s from 0 to %d", rs.Name, n), action.Because(action.RuleNewStartsEvent))
 		}
 	}
@@ -190,7 +190,7 @@ func (s *session) createNewReplicaSet(old []*appsv1.ReplicaSet, next int64) (*ap
 	}
 	if created == rs && facts.HasProgressDeadline(d) {
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-			action.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
+			deployutil.ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", rs.Name), s.now))
 		needsUpdate = true
 		why = append(why, action.Because(action.RuleNoteCreated))
 	}
@@ -268,10 +268,10 @@ func (s *session) createFailed(err *CreateRejectedError) error {
 	msg := fmt.Sprintf("Failed to create new replica set %q: %v", err.Name, err)
 	if facts.HasProgressDeadline(d) {
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
-			action.ReasonReplicaSetCreateError, msg, s.now))
+			deployutil.ReasonReplicaSetCreateError, msg, s.now))
 		s.updateStatus(action.Because(action.RuleCreateRefused, action.Str("replicaSet", err.Name), action.Num("length", len(err.Name))))
 	}
-	s.event(corev1.EventTypeWarning, action.EventReplicaSetCreateError, s.eventMessage(msg),
+	s.event(corev1.EventTypeWarning, deployutil.EventReplicaSetCreateError, s.eventMessage(msg),
 		action.Because(action.RuleCreateRefusedEvent, action.Str("kubernetesVersion", s.opts.version.String()),
 			action.Str("replicaSet", err.Name), action.Num("length", len(err.Name))))
 	return err

@@ -27,18 +27,18 @@ func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 	target, rev, err := revision.RollbackTarget(allRSs, want)
 	switch {
 	case errors.Is(err, revision.ErrNoLastRevision):
-		s.event(corev1.EventTypeWarning, action.EventRollbackRevisionNotFound, s.eventMessage(err.Error()),
+		s.event(corev1.EventTypeWarning, deployutil.EventRollbackRevisionNotFound, s.eventMessage(err.Error()),
 			action.Because(action.RuleRollbackNoPrevious))
 		s.clearRollbackTo(action.Because(action.RuleRollbackNothingPrevious))
 		return nil
 	case err != nil:
-		s.event(corev1.EventTypeWarning, action.EventRollbackRevisionNotFound, s.eventMessage(err.Error()),
+		s.event(corev1.EventTypeWarning, deployutil.EventRollbackRevisionNotFound, s.eventMessage(err.Error()),
 			action.Because(action.RuleRollbackNotFound, action.Num("revision", rev)))
 		s.clearRollbackTo(action.Because(action.RuleRollbackMissing, action.Num("revision", rev)))
 		return nil
 	}
 	if deployutil.EqualIgnoreHash(&d.Spec.Template, &target.Spec.Template) {
-		s.event(corev1.EventTypeWarning, action.EventRollbackTemplateUnchanged,
+		s.event(corev1.EventTypeWarning, deployutil.EventRollbackTemplateUnchanged,
 			s.eventMessage(fmt.Sprintf("The rollback revision contains the same template as current deployment %q", d.Name)),
 			action.Because(action.RuleRollbackUnchanged, action.Num("revision", rev), action.Str("replicaSet", target.Name)))
 		s.clearRollbackTo(action.Because(action.RuleRollbackNothing))
@@ -49,7 +49,7 @@ func (s *session) rollback(rsList []*appsv1.ReplicaSet) error {
 	s.sharedAnnots = false
 	s.clearRollbackTo(action.Because(action.RuleRollbackTemplate, action.Num("revision", rev), action.Str("replicaSet", target.Name)))
 	s.split = nil
-	s.event(corev1.EventTypeNormal, action.EventRollbackDone, s.eventMessage(fmt.Sprintf("Rolled back deployment %q to revision %d", d.Name, rev)),
+	s.event(corev1.EventTypeNormal, deployutil.EventRollbackDone, s.eventMessage(fmt.Sprintf("Rolled back deployment %q to revision %d", d.Name, rev)),
 		action.Because(action.RuleRollbackDone, action.Num("revision", rev)))
 	return nil
 }

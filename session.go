@@ -132,7 +132,7 @@ func (s *session) lookup(name string) *appsv1.ReplicaSet {
 func (s *session) scale(sc deployutil.Resize) {
 	s.writeRS(sc.From, sc.To, sc.Why)
 	if sc.Resized() {
-		s.event(corev1.EventTypeNormal, action.EventScalingReplicaSet,
+		s.event(corev1.EventTypeNormal, deployutil.EventScalingReplicaSet,
 			"Scaled "+sc.Direction()+" replica set "+sc.To.Name+" from "+strconv.Itoa(int(*sc.From.Spec.Replicas))+" to "+strconv.Itoa(int(*sc.To.Spec.Replicas)),
 			action.Because(action.RuleScaleEvent, action.Str("replicaSet", sc.To.Name)))
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
 
@@ -36,10 +37,10 @@ func (s *session) calculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.Rep
 	st.Conditions = append(st.Conditions, d.Status.Conditions...) // a copy; nil if there are none
 	if available >= *d.Spec.Replicas-facts.MaxUnavailable(d) {
 		facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue,
-			action.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", s.now))
+			deployutil.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", s.now))
 	} else {
 		facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse,
-			action.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", s.now))
+			deployutil.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", s.now))
 	}
 	return st
 }
@@ -67,7 +68,7 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 		facts.RemoveCondition(&st, appsv1.DeploymentProgressing)
 	}
 	cur := facts.Condition(&d.Status, appsv1.DeploymentProgressing)
-	complete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == action.ReasonNewReplicaSetAvailable
+	complete := st.Replicas == st.UpdatedReplicas && cur != nil && cur.Reason == deployutil.ReasonNewReplicaSetAvailable
 	var subject string
 	if newRS != nil {
 		subject = "ReplicaSet " + strconv.Quote(newRS.Name)
@@ -84,10 +85,10 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 			facts.SetCondition(&st, lc)
 		case facts.Complete(d, &st):
 			facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-				action.ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", s.now))
+				deployutil.ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", s.now))
 		case facts.Progressing(d, &st):
 			c := facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-				action.ReasonReplicaSetUpdated, subject+" is progressing.", s.now)
+				deployutil.ReasonReplicaSetUpdated, subject+" is progressing.", s.now)
 			if cur != nil {
 				if cur.Status == corev1.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
@@ -100,7 +101,7 @@ func (s *session) syncRolloutStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.R
 			facts.SetCondition(&st, c)
 		case facts.TimedOut(d, &st, s.now):
 			facts.SetCondition(&st, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
-				action.ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", s.now))
+				deployutil.ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", s.now))
 		}
 	}
 	if failures := replicaFailures(allRSs, newRS); len(failures) > 0 {
@@ -150,7 +151,7 @@ func (s *session) requeueStuck(st *appsv1.DeploymentStatus) {
 	if !facts.HasProgressDeadline(d) || c == nil {
 		return
 	}
-	if facts.Complete(d, st) || c.Reason == action.ReasonProgressDeadlineExceeded || s.limits.Holds(c) {
+	if facts.Complete(d, st) || c.Reason == deployutil.ReasonProgressDeadlineExceeded || s.limits.Holds(c) {
 		return
 	}
 	after := c.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second).Sub(s.now)

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
 	"github.com/deploysync/deploysync/internal/podindex"
@@ -78,7 +79,7 @@ func Sync(s State, opts ...Option) (Plan, error) {
 func (s *session) run() (Branch, error) {
 	d := s.d
 	if facts.IsSelectingAll(d) {
-		s.event(corev1.EventTypeWarning, action.EventSelectingAll,
+		s.event(corev1.EventTypeWarning, deployutil.EventSelectingAll,
 			"This deployment is selecting all pods. A non-empty selector is required.",
 			action.Because(action.RuleSelectingAll))
 		if d.Status.ObservedGeneration < d.Generation {
@@ -160,18 +161,18 @@ func (s *session) checkPausedConditions() {
 		return
 	}
 	c := facts.Condition(&d.Status, appsv1.DeploymentProgressing)
-	if c != nil && c.Reason == action.ReasonProgressDeadlineExceeded {
+	if c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded {
 		return
 	}
-	pausedNoted := c != nil && c.Reason == action.ReasonDeploymentPaused
+	pausedNoted := c != nil && c.Reason == deployutil.ReasonDeploymentPaused
 	switch {
 	case d.Spec.Paused && !pausedNoted:
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
-			action.ReasonDeploymentPaused, "Deployment is paused", s.now))
+			deployutil.ReasonDeploymentPaused, "Deployment is paused", s.now))
 		s.updateStatus(action.Because(action.RulePaused))
 	case !d.Spec.Paused && pausedNoted:
 		facts.SetCondition(&d.Status, facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionUnknown,
-			action.ReasonDeploymentResumed, "Deployment is resumed", s.now))
+			deployutil.ReasonDeploymentResumed, "Deployment is resumed", s.now))
 		s.updateStatus(action.Because(action.RuleResumed))
 	}
 }

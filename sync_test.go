@@ -263,8 +263,8 @@ func TestSyncReplicaSetName(t *testing.T) {
 func TestSyncRequeue(t *testing.T) {
 	stuckAt := testutil.Epoch()
 	stuck := fxProgressing(corev1.ConditionTrue, "", stuckAt)
-	failed := fxProgressing(corev1.ConditionFalse, action.ReasonProgressDeadlineExceeded, time.Time{})
-	complete := fxProgressing(corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable, stuckAt)
+	failed := fxProgressing(corev1.ConditionFalse, deployutil.ReasonProgressDeadlineExceeded, time.Time{})
+	complete := fxProgressing(corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable, stuckAt)
 	at := func(min, sec, nsec int) time.Time { return time.Date(2017, 2, 15, 18, min, sec, nsec, time.UTC) }
 	tests := []struct {
 		name                   string
@@ -319,10 +319,10 @@ func TestSyncRequeue(t *testing.T) {
 			if tt.cond != nil {
 				d.Status.Conditions = append(d.Status.Conditions, *tt.cond)
 			}
-			avail := facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse, action.ReasonMinimumReplicasUnavailable,
+			avail := facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse, deployutil.ReasonMinimumReplicasUnavailable,
 				"Deployment does not have minimum availability.", testutil.Epoch())
 			if tt.avl >= tt.replicas {
-				avail = facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, action.ReasonMinimumReplicasAvailable,
+				avail = facts.NewCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
 					"Deployment has minimum availability.", testutil.Epoch())
 			}
 			d.Status.Conditions = append(d.Status.Conditions, avail)
@@ -349,9 +349,9 @@ func TestSyncRequeue(t *testing.T) {
 func TestSyncRolloutStatus(t *testing.T) {
 	pds := ptr.To[int32](60)
 	now := testutil.Epoch().Add(10 * time.Minute)
-	failed := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: action.ReasonProgressDeadlineExceeded}
-	available := fxProgressing(corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable, testutil.Epoch())
-	updated := fxProgressing(corev1.ConditionTrue, action.ReasonReplicaSetUpdated, testutil.Epoch())
+	failed := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse, Reason: deployutil.ReasonProgressDeadlineExceeded}
+	available := fxProgressing(corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable, testutil.Epoch())
+	updated := fxProgressing(corev1.ConditionTrue, deployutil.ReasonReplicaSetUpdated, testutil.Epoch())
 	type when int
 	const (
 		unchecked when = iota
@@ -381,38 +381,38 @@ func TestSyncRolloutStatus(t *testing.T) {
 			reason: "upstream: NewReplicaSetAvailable stays as it is (status, reason and times)"},
 		{name: "progressing: keep the transition time", d: fxProgressDeployment(pds, 3, 2, 2, 2, updated),
 			old: []fxRS{{"bar", 0, 1, 1}}, newRS: &fxRS{"foo", 3, 2, 2},
-			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonReplicaSetUpdated, wantMessage: `ReplicaSet "foo" is progressing.`,
+			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonReplicaSetUpdated, wantMessage: `ReplicaSet "foo" is progressing.`,
 			wantUpdate: fresh, wantTransition: kept,
 			reason: "upstream: Progressing=True stays True: lastTransitionTime kept, lastUpdateTime refreshed"},
 		{name: "progressing after a timeout", d: fxProgressDeployment(pds, 3, 2, 2, 2, failed),
 			old: []fxRS{{"bar", 0, 1, 1}}, newRS: &fxRS{"foo", 3, 2, 2},
-			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonReplicaSetUpdated, wantUpdate: fresh, wantTransition: fresh,
+			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonReplicaSetUpdated, wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: from Progressing=False everything is updated"},
 		{name: "progressing, no condition yet", d: fxProgressDeployment(pds, 3, 2, 2, 2),
 			old: []fxRS{{"bar", 0, 1, 1}}, newRS: &fxRS{"foo", 3, 2, 2},
-			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonReplicaSetUpdated, wantUpdate: fresh, wantTransition: fresh,
+			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonReplicaSetUpdated, wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: the condition is created"},
 		{name: "complete: keep the transition time", d: fxProgressDeployment(pds, 3, 3, 3, 3, updated),
 			newRS:      &fxRS{"foo", 3, 3, 3},
-			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonNewReplicaSetAvailable, wantMessage: `ReplicaSet "foo" has successfully progressed.`,
+			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonNewReplicaSetAvailable, wantMessage: `ReplicaSet "foo" has successfully progressed.`,
 			wantUpdate: fresh, wantTransition: kept,
 			reason: "upstream: complete from Progressing=True: lastTransitionTime kept"},
 		{name: "complete after a timeout", d: fxProgressDeployment(pds, 3, 3, 3, 3, failed),
 			newRS:      &fxRS{"foo", 3, 3, 3},
-			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonNewReplicaSetAvailable, wantUpdate: fresh, wantTransition: fresh,
+			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonNewReplicaSetAvailable, wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: complete from Progressing=False: everything updated"},
 		{name: "complete, no condition yet", d: fxProgressDeployment(pds, 3, 3, 3, 3),
 			newRS:      &fxRS{"foo", 3, 3, 3},
-			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonNewReplicaSetAvailable, wantUpdate: fresh, wantTransition: fresh,
+			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonNewReplicaSetAvailable, wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: the condition is created"},
 		{name: "complete without a new ReplicaSet", d: fxProgressDeployment(pds, 0, 3, 3, 3, updated),
 			old: []fxRS{{"foo", 0, 0, 0}}, runningOldPod: true,
-			wantStatus: corev1.ConditionTrue, wantReason: action.ReasonNewReplicaSetAvailable,
+			wantStatus: corev1.ConditionTrue, wantReason: deployutil.ReasonNewReplicaSetAvailable,
 			wantMessage: `Deployment "progress-test" has successfully progressed.`, wantUpdate: fresh, wantTransition: kept,
 			reason: "upstream: no nil dereference without a new ReplicaSet; the message names the Deployment. (A pod of the old ReplicaSet still running keeps Recreate from creating the new one, so it stays nil in this sync.)"},
 		{name: "timed out", d: fxProgressDeployment(pds, 3, 2, 2, 2, updated),
 			newRS:      &fxRS{"foo", 3, 2, 2},
-			wantStatus: corev1.ConditionFalse, wantReason: action.ReasonProgressDeadlineExceeded, wantMessage: `ReplicaSet "foo" has timed out progressing.`,
+			wantStatus: corev1.ConditionFalse, wantReason: deployutil.ReasonProgressDeadlineExceeded, wantMessage: `ReplicaSet "foo" has timed out progressing.`,
 			wantUpdate: fresh, wantTransition: fresh,
 			reason: "upstream: no progress for longer than the deadline"},
 		{name: "already timed out", d: fxProgressDeployment(pds, 3, 2, 2, 2, failed),

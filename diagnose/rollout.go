@@ -86,7 +86,7 @@ func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 func (dg *diagnosis) deadline() {
 	d, now := dg.d, dg.s.Now
 	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
-	if c != nil && c.Reason == action.ReasonProgressDeadlineExceeded {
+	if c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded {
 		since := c.LastTransitionTime.Time
 		dg.add(DeadlineExceeded,
 			"the controller goes on rolling out: the condition clears once the rollout progresses again; find why it is stuck in the causes below, or roll back (kubectl rollout undo)",

@@ -18,7 +18,6 @@ import (
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -259,7 +258,7 @@ func complete(d *appsv1.Deployment, rss []appsv1.ReplicaSet) bool {
 	n := *d.Spec.Replicas
 	s := d.Status
 	c := deployutil.GetCondition(s, appsv1.DeploymentProgressing)
-	if s.Replicas != n || s.UpdatedReplicas != n || s.AvailableReplicas != n || c == nil || c.Reason != action.ReasonNewReplicaSetAvailable {
+	if s.Replicas != n || s.UpdatedReplicas != n || s.AvailableReplicas != n || c == nil || c.Reason != deployutil.ReasonNewReplicaSetAvailable {
 		return false
 	}
 	if s.TerminatingReplicas != nil && *s.TerminatingReplicas != 0 {

@@ -16,7 +16,6 @@ import (
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/examples/controller/controller"
 	"github.com/deploysync/deploysync/examples/controller/limits"
@@ -122,8 +121,8 @@ func limitedRollout(t *testing.T, r *run) {
 	} else {
 		t.Logf("held for %v: no writes (resourceVersion %s)", holdWindow, after.ResourceVersion)
 	}
-	if c := deployutil.GetCondition(after.Status, appsv1.DeploymentProgressing); c == nil || c.Reason != deploysync.ReasonRolloutLimited {
-		t.Errorf("Progressing after the hold = %+v, want reason %s", c, deploysync.ReasonRolloutLimited)
+	if c := deployutil.GetCondition(after.Status, appsv1.DeploymentProgressing); c == nil || c.Reason != deployutil.ReasonRolloutLimited {
+		t.Errorf("Progressing after the hold = %+v, want reason %s", c, deployutil.ReasonRolloutLimited)
 	}
 
 	step("limit 100%", rollout("web:2", 10), annotate("100%"), and(disguised, complete))
@@ -231,7 +230,7 @@ func held(n int32) func(*appsv1.Deployment, []appsv1.ReplicaSet) bool {
 		s := d.Status
 		c := deployutil.GetCondition(s, appsv1.DeploymentProgressing)
 		return limits.Disguised(d) && s.UpdatedReplicas == n && s.Replicas == *d.Spec.Replicas &&
-			s.AvailableReplicas == *d.Spec.Replicas && c != nil && c.Reason == deploysync.ReasonRolloutLimited
+			s.AvailableReplicas == *d.Spec.Replicas && c != nil && c.Reason == deployutil.ReasonRolloutLimited
 	}
 }
 

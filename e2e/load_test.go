@@ -25,7 +25,6 @@ import (
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -715,7 +714,7 @@ func allFailed(sides []int, key string, failed func(flavour int, key string) int
 // this one.
 func staleProgress(v loadView) bool {
 	c := progressingOf(v)
-	if c == nil || c.Reason != action.ReasonNewReplicaSetAvailable {
+	if c == nil || c.Reason != deployutil.ReasonNewReplicaSetAvailable {
 		return false
 	}
 	for _, rs := range v.ReplicaSets {
@@ -745,7 +744,7 @@ func progressingOf(v loadView) *conditionView {
 // written without the step, and later syncs find nothing changed.
 func behindProgress(v, other loadView) bool {
 	c, o := progressingOf(v), progressingOf(other)
-	if c == nil || o == nil || c.Reason != action.ReasonNewReplicaSetCreated || o.Reason != action.ReasonReplicaSetUpdated || c.Status != o.Status {
+	if c == nil || o == nil || c.Reason != deployutil.ReasonNewReplicaSetCreated || o.Reason != deployutil.ReasonReplicaSetUpdated || c.Status != o.Status {
 		return false
 	}
 	for _, rs := range v.ReplicaSets {

@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -100,7 +99,7 @@ var scenarios = []scenario{
 		create(newDeployment(3, "web:1")),
 		{name: "pause", do: func(r *run) {
 			r.updateDeployment(func(d *appsv1.Deployment) { d.Spec.Paused = true })
-		}, until: progressReason(action.ReasonDeploymentPaused)},
+		}, until: progressReason(deployutil.ReasonDeploymentPaused)},
 		{name: "image web:2 while paused", do: func(r *run) {
 			r.updateDeployment(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "web:2" })
 		}, until: quietly, bounds: bounds{maxPods: 3, minAvailable: 3}},
@@ -131,7 +130,7 @@ var scenarios = []scenario{
 				d.Spec.Template.Spec.Containers[0].Image = "web:2"
 				d.Spec.ProgressDeadlineSeconds = ptr.To[int32](2)
 			})
-		}, until: progressReason(action.ReasonProgressDeadlineExceeded), bounds: bounds{maxPods: 3, minAvailable: 2}},
+		}, until: progressReason(deployutil.ReasonProgressDeadlineExceeded), bounds: bounds{maxPods: 3, minAvailable: 2}},
 		{name: "web:2 becomes ready", do: func(r *run) { r.driver.release("web:2") }, until: complete, bounds: bounds{maxPods: 3, minAvailable: 2}},
 	}},
 	{name: "collision", steps: []step{

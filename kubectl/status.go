@@ -5,7 +5,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -54,7 +53,7 @@ func RolloutStatus(d *appsv1.Deployment, revision int64) (message string, done b
 		return "Waiting for deployment spec update to be observed...\n", false, nil
 	}
 	// kubectl takes the first Progressing condition, as deployutil does.
-	if c := deployutil.GetCondition(s, appsv1.DeploymentProgressing); c != nil && c.Reason == action.ReasonProgressDeadlineExceeded {
+	if c := deployutil.GetCondition(s, appsv1.DeploymentProgressing); c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded {
 		return "", false, fmt.Errorf("deployment %q exceeded its progress deadline", d.Name)
 	}
 	switch {

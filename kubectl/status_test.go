@@ -8,7 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/kubectl"
@@ -53,15 +52,15 @@ func TestRolloutStatus(t *testing.T) {
 			reason:  "the controller has not seen the latest spec: its counts say nothing yet"},
 		{name: "deadline not checked before observed", d: with(statusDeployment(3, 3, 3), func(d *appsv1.Deployment) {
 			d.Generation = 3
-			d.Status.Conditions = []appsv1.DeploymentCondition{progressing(action.ReasonProgressDeadlineExceeded)}
+			d.Status.Conditions = []appsv1.DeploymentCondition{progressing(deployutil.ReasonProgressDeadlineExceeded)}
 		}), wantMsg: "Waiting for deployment spec update to be observed...\n",
 			reason: "kubectl looks at conditions only once the generation is observed"},
 		{name: "deadline exceeded", d: with(statusDeployment(3, 1, 1), func(d *appsv1.Deployment) {
-			d.Status.Conditions = []appsv1.DeploymentCondition{progressing(action.ReasonProgressDeadlineExceeded)}
+			d.Status.Conditions = []appsv1.DeploymentCondition{progressing(deployutil.ReasonProgressDeadlineExceeded)}
 		}), wantErr: `deployment "web" exceeded its progress deadline`,
 			reason: "ProgressDeadlineExceeded ends the wait with an error, before any count"},
 		{name: "other progressing reason", d: with(statusDeployment(3, 3, 3), func(d *appsv1.Deployment) {
-			d.Status.Conditions = []appsv1.DeploymentCondition{progressing(action.ReasonReplicaSetUpdated)}
+			d.Status.Conditions = []appsv1.DeploymentCondition{progressing(deployutil.ReasonReplicaSetUpdated)}
 		}), wantMsg: "deployment \"web\" successfully rolled out\n", wantDone: true,
 			reason: "only the deadline reason matters"},
 		{name: "updating", d: statusDeployment(4, 1, 1), wantMsg: wait + "1 out of 3 new replicas have been updated...\n",

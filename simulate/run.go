@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 )
@@ -262,13 +261,13 @@ func (r *runner) outcome() Outcome {
 	d := r.state.Deployment
 	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
 	switch {
-	case c != nil && c.Reason == action.ReasonProgressDeadlineExceeded:
+	case c != nil && c.Reason == deployutil.ReasonProgressDeadlineExceeded:
 		return DeadlineExceeded
-	case facts.Complete(d, &d.Status) && (!facts.HasProgressDeadline(d) || c != nil && c.Reason == action.ReasonNewReplicaSetAvailable):
+	case facts.Complete(d, &d.Status) && (!facts.HasProgressDeadline(d) || c != nil && c.Reason == deployutil.ReasonNewReplicaSetAvailable):
 		return Complete
 	case d.Spec.Paused:
 		return StoppedPaused
-	case c != nil && c.Reason == deploysync.ReasonRolloutLimited:
+	case c != nil && c.Reason == deployutil.ReasonRolloutLimited:
 		return Held
 	}
 	return Stalled

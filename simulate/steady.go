@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
@@ -100,9 +99,9 @@ func steady(m kversion.Minor, d *appsv1.Deployment, now time.Time) (deploysync.S
 		ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n, ReadyReplicas: n, AvailableReplicas: n,
 		TerminatingReplicas: &term, CollisionCount: d.Status.CollisionCount,
 		Conditions: []appsv1.DeploymentCondition{
-			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: action.ReasonMinimumReplicasAvailable,
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: deployutil.ReasonMinimumReplicasAvailable,
 				Message: "Deployment has minimum availability.", LastUpdateTime: at, LastTransitionTime: at},
-			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: action.ReasonNewReplicaSetAvailable,
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: deployutil.ReasonNewReplicaSetAvailable,
 				Message: fmt.Sprintf("ReplicaSet %q has successfully progressed.", name), LastUpdateTime: at, LastTransitionTime: at},
 		},
 	}

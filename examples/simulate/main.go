@@ -20,7 +20,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -101,9 +100,9 @@ func defaultState() deploysync.State {
 		ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10,
 		TerminatingReplicas: ptr.To[int32](0),
 		Conditions: []appsv1.DeploymentCondition{
-			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: action.ReasonMinimumReplicasAvailable,
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: deployutil.ReasonMinimumReplicasAvailable,
 				Message: "Deployment has minimum availability.", LastUpdateTime: created, LastTransitionTime: created},
-			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: action.ReasonNewReplicaSetAvailable,
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: deployutil.ReasonNewReplicaSetAvailable,
 				Message: fmt.Sprintf("ReplicaSet %q has successfully progressed.", name), LastUpdateTime: created, LastTransitionTime: created},
 		},
 	}

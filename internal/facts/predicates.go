@@ -7,7 +7,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -59,10 +58,10 @@ func TimedOut(d *appsv1.Deployment, newStatus *appsv1.DeploymentStatus, now time
 		return false
 	}
 	c := Condition(newStatus, appsv1.DeploymentProgressing)
-	if c == nil || c.Reason == action.ReasonNewReplicaSetAvailable {
+	if c == nil || c.Reason == deployutil.ReasonNewReplicaSetAvailable {
 		return false
 	}
-	if c.Reason == action.ReasonProgressDeadlineExceeded {
+	if c.Reason == deployutil.ReasonProgressDeadlineExceeded {
 		return true
 	}
 	deadline := time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second

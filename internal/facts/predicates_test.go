@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testing/testutil"
@@ -121,13 +120,13 @@ func TestTimedOut(t *testing.T) {
 			reason: "upstream: 00:01:09 + 10s is before 00:01:20"},
 		{name: "9s of 10s", d: d("", ptr.To[int32](10), at(1, 11)), now: at(1, 20), want: false,
 			reason: "upstream: 00:01:11 + 10s is after 00:01:20"},
-		{name: "previously complete", d: d(action.ReasonNewReplicaSetAvailable, nil, time.Time{}), want: false,
+		{name: "previously complete", d: d(deployutil.ReasonNewReplicaSetAvailable, nil, time.Time{}), want: false,
 			reason: "upstream: a completed rollout does not time out"},
-		{name: "completed with a deadline", d: d(action.ReasonNewReplicaSetAvailable, ptr.To[int32](10), at(1, 0)), now: at(2, 0), want: false,
+		{name: "completed with a deadline", d: d(deployutil.ReasonNewReplicaSetAvailable, ptr.To[int32](10), at(1, 0)), now: at(2, 0), want: false,
 			reason: "NewReplicaSetAvailable is never a timeout, however old"},
 		{name: "exactly at the deadline", d: d("", ptr.To[int32](10), at(1, 10)), now: at(1, 20), want: false,
 			reason: "the deadline is strict: last update + deadline must be before now"},
-		{name: "already exceeded", d: d(action.ReasonProgressDeadlineExceeded, ptr.To[int32](10), at(1, 19)), now: at(1, 20), want: true,
+		{name: "already exceeded", d: d(deployutil.ReasonProgressDeadlineExceeded, ptr.To[int32](10), at(1, 19)), now: at(1, 20), want: true,
 			reason: "a condition that says ProgressDeadlineExceeded stays timed out"},
 		{name: "no Progressing condition", d: noCondition, now: at(1, 20), want: false,
 			reason: "nothing to measure the deadline from"},

@@ -31,11 +31,6 @@ import (
 	"github.com/deploysync/deploysync/rolling"
 )
 
-// Reason is the reason of the Progressing condition of a held rollout:
-// the value of deploysync.ReasonRolloutLimited, which this package cannot
-// import (the root's limits tests read the condition a hold writes).
-const Reason = "RolloutLimited"
-
 var percent = regexp.MustCompile(`^[0-9]+%$`)
 
 // Check says what is wrong with a limit that Rollout cannot read, or ""
@@ -162,8 +157,8 @@ func (r *Rollout) Progressing(d *appsv1.Deployment, st *appsv1.DeploymentStatus,
 	}
 	if r.held(d, st) {
 		c = facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-			Reason, fmt.Sprintf("%s is held at %s.", subject, r.bound), now)
-		if cur != nil && cur.Reason == Reason && cur.Message != c.Message {
+			deployutil.ReasonRolloutLimited, fmt.Sprintf("%s is held at %s.", subject, r.bound), now)
+		if cur != nil && cur.Reason == deployutil.ReasonRolloutLimited && cur.Message != c.Message {
 			// Held elsewhere than the condition says (the state moved
 			// between two syncs): a new hold, stamped now. SetCondition
 			// alone would keep the old message.
@@ -176,13 +171,13 @@ func (r *Rollout) Progressing(d *appsv1.Deployment, st *appsv1.DeploymentStatus,
 		// condition stamped when the hold began.
 		return c, false, true
 	}
-	if cur == nil || cur.Reason != Reason {
+	if cur == nil || cur.Reason != deployutil.ReasonRolloutLimited {
 		return appsv1.DeploymentCondition{}, false, false
 	}
 	// The hold ended: progress again, stamped now, so the deadline counts
 	// from here.
 	c = facts.NewCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
-		action.ReasonReplicaSetUpdated, subject+" is progressing.", now)
+		deployutil.ReasonReplicaSetUpdated, subject+" is progressing.", now)
 	if cur.Status == corev1.ConditionTrue {
 		c.LastTransitionTime = cur.LastTransitionTime
 	}
@@ -193,5 +188,5 @@ func (r *Rollout) Progressing(d *appsv1.Deployment, st *appsv1.DeploymentStatus,
 // which no progress deadline judges (rule 4 of WithLimits): no requeue at
 // the deadline.
 func (r *Rollout) Holds(c *appsv1.DeploymentCondition) bool {
-	return r.given && c.Reason == Reason
+	return r.given && c.Reason == deployutil.ReasonRolloutLimited
 }

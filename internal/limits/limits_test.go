@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/limits"
 	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
@@ -88,7 +89,7 @@ func TestNoLimitsDecideNothing(t *testing.T) {
 	if _, limited, err := r.Step(d, []*appsv1.ReplicaSet{old, nw}, []*appsv1.ReplicaSet{old}, nw); limited || err != nil {
 		t.Errorf("Step = limited %v, %v; want upstream's step", limited, err)
 	}
-	stale := &appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: limits.Reason}
+	stale := &appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: deployutil.ReasonRolloutLimited}
 	st := &appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{*stale}}
 	if _, _, ok := r.Progressing(d, st, stale, "ReplicaSet \"foo-v2\"", testutil.Epoch()); ok {
 		t.Error("Progressing decided without WithLimits")
@@ -122,18 +123,18 @@ func TestProgressing(t *testing.T) {
 		reason      string
 	}{
 		{name: "hold begins", r: limit(intstr.FromInt32(3)), updated: 3, cur: cond(corev1.ConditionTrue, "ReplicaSetUpdated", subject+" is progressing."),
-			decides: true, wantReason: limits.Reason,
+			decides: true, wantReason: deployutil.ReasonRolloutLimited,
 			reason: "held: RolloutLimited, set over the old condition (SetCondition keeps a True transition)"},
-		{name: "hold goes on", r: limit(intstr.FromInt32(3)), updated: 3, cur: cond(corev1.ConditionTrue, limits.Reason, heldMsg),
-			decides: true, wantReason: limits.Reason, holds: true,
+		{name: "hold goes on", r: limit(intstr.FromInt32(3)), updated: 3, cur: cond(corev1.ConditionTrue, deployutil.ReasonRolloutLimited, heldMsg),
+			decides: true, wantReason: deployutil.ReasonRolloutLimited, holds: true,
 			reason: "the same hold: set, so SetCondition keeps the stamp of its beginning"},
-		{name: "held elsewhere", r: limit(intstr.FromInt32(3)), updated: 3, cur: cond(corev1.ConditionTrue, limits.Reason, "held at something else"),
-			decides: true, wantReason: limits.Reason, replace: true, keepsTransi: true, holds: true,
+		{name: "held elsewhere", r: limit(intstr.FromInt32(3)), updated: 3, cur: cond(corev1.ConditionTrue, deployutil.ReasonRolloutLimited, "held at something else"),
+			decides: true, wantReason: deployutil.ReasonRolloutLimited, replace: true, keepsTransi: true, holds: true,
 			reason: "a new hold: replaced so it is stamped now, the True transition kept"},
-		{name: "hold ends", r: limit(intstr.FromInt32(3)), updated: 2, cur: cond(corev1.ConditionTrue, limits.Reason, heldMsg),
+		{name: "hold ends", r: limit(intstr.FromInt32(3)), updated: 2, cur: cond(corev1.ConditionTrue, deployutil.ReasonRolloutLimited, heldMsg),
 			decides: true, wantReason: "ReplicaSetUpdated", replace: true, keepsTransi: true, holds: true,
 			reason: "not held any more: progressing, stamped now, so the deadline counts from the end of the hold"},
-		{name: "limit removed", r: limits.New(nil), updated: 3, cur: cond(corev1.ConditionTrue, limits.Reason, heldMsg),
+		{name: "limit removed", r: limits.New(nil), updated: 3, cur: cond(corev1.ConditionTrue, deployutil.ReasonRolloutLimited, heldMsg),
 			decides: true, wantReason: "ReplicaSetUpdated", replace: true, keepsTransi: true, holds: true,
 			reason: "WithLimits with no limit ends a hold an earlier sync left"},
 		{name: "not held, no hold", r: limit(intstr.FromInt32(3)), updated: 2, cur: cond(corev1.ConditionTrue, "ReplicaSetUpdated", "x"),
@@ -168,10 +169,10 @@ func TestProgressing(t *testing.T) {
 			if c.Reason != tt.wantReason || c.Status != corev1.ConditionTrue || !c.LastUpdateTime.Time.Equal(now) {
 				t.Errorf("condition %+v, want True %s stamped %v (%s)", c, tt.wantReason, now, tt.reason)
 			}
-			if c.Reason == limits.Reason && c.Message != heldMsg {
+			if c.Reason == deployutil.ReasonRolloutLimited && c.Message != heldMsg {
 				t.Errorf("message %q, want %q", c.Message, heldMsg)
 			}
-			if c.Reason != limits.Reason && !strings.HasSuffix(c.Message, " is progressing.") {
+			if c.Reason != deployutil.ReasonRolloutLimited && !strings.HasSuffix(c.Message, " is progressing.") {
 				t.Errorf("message %q, want progressing", c.Message)
 			}
 			if replace != tt.replace {

@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -86,9 +85,9 @@ func complete(d *appsv1.Deployment) {
 	d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n,
 		ReadyReplicas: n, AvailableReplicas: n, TerminatingReplicas: ptr.To[int32](0),
 		Conditions: []appsv1.DeploymentCondition{
-			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: action.ReasonMinimumReplicasAvailable,
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: deployutil.ReasonMinimumReplicasAvailable,
 				Message: "Deployment has minimum availability.", LastUpdateTime: metav1.NewTime(t0), LastTransitionTime: metav1.NewTime(t0)},
-			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: action.ReasonNewReplicaSetAvailable,
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: deployutil.ReasonNewReplicaSetAvailable,
 				Message: `ReplicaSet "x" has successfully progressed.`, LastUpdateTime: metav1.NewTime(t0), LastTransitionTime: metav1.NewTime(t0)},
 		}}
 }

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // Client is a deploysync.Client for the plans of a [View]: it puts the
@@ -57,10 +57,10 @@ func (c Client) UpdateDeploymentStatus(ctx context.Context, d *appsv1.Deployment
 // only the reason changed.
 func KCMAvailable(st *appsv1.DeploymentStatus, replicas int32, now metav1.Time) {
 	c := appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue,
-		Reason: action.ReasonMinimumReplicasAvailable, Message: "Deployment has minimum availability.",
+		Reason: deployutil.ReasonMinimumReplicasAvailable, Message: "Deployment has minimum availability.",
 		LastUpdateTime: now, LastTransitionTime: now}
 	if st.AvailableReplicas < replicas {
-		c.Status, c.Reason, c.Message = corev1.ConditionFalse, action.ReasonMinimumReplicasUnavailable,
+		c.Status, c.Reason, c.Message = corev1.ConditionFalse, deployutil.ReasonMinimumReplicasUnavailable,
 			"Deployment does not have minimum availability."
 	}
 	kept := st.Conditions[:0:0]

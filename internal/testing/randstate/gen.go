@@ -23,7 +23,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/simulate"
@@ -684,7 +683,7 @@ func (g g) deploymentStatus(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 		st.TerminatingReplicas = ptr.To(int32(g.n(2)))
 	}
 	if g.chance(50) {
-		st.Conditions = append(st.Conditions, cond(appsv1.DeploymentAvailable, corev1.ConditionTrue, action.ReasonMinimumReplicasAvailable,
+		st.Conditions = append(st.Conditions, cond(appsv1.DeploymentAvailable, corev1.ConditionTrue, deployutil.ReasonMinimumReplicasAvailable,
 			"Deployment has minimum availability.", time.Hour))
 	}
 	if g.chance(70) {
@@ -698,10 +697,10 @@ func (g g) deploymentStatus(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) {
 			reason string
 		}
 		k := pick(g,
-			c{corev1.ConditionTrue, action.ReasonReplicaSetUpdated}, c{corev1.ConditionTrue, action.ReasonNewReplicaSetAvailable},
-			c{corev1.ConditionTrue, action.ReasonNewReplicaSetCreated}, c{corev1.ConditionTrue, action.ReasonFoundNewReplicaSet},
-			c{corev1.ConditionFalse, action.ReasonProgressDeadlineExceeded}, c{corev1.ConditionUnknown, action.ReasonDeploymentPaused},
-			c{corev1.ConditionUnknown, action.ReasonDeploymentResumed})
+			c{corev1.ConditionTrue, deployutil.ReasonReplicaSetUpdated}, c{corev1.ConditionTrue, deployutil.ReasonNewReplicaSetAvailable},
+			c{corev1.ConditionTrue, deployutil.ReasonNewReplicaSetCreated}, c{corev1.ConditionTrue, deployutil.ReasonFoundNewReplicaSet},
+			c{corev1.ConditionFalse, deployutil.ReasonProgressDeadlineExceeded}, c{corev1.ConditionUnknown, deployutil.ReasonDeploymentPaused},
+			c{corev1.ConditionUnknown, deployutil.ReasonDeploymentResumed})
 		pc := cond(appsv1.DeploymentProgressing, k.s, k.reason, "progress of web", ago)
 		if g.chance(50) {
 			st.Conditions = append([]appsv1.DeploymentCondition{pc}, st.Conditions...)

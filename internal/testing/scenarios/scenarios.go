@@ -11,7 +11,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
 
@@ -33,7 +32,7 @@ func state(d *appsv1.Deployment, rss ...*appsv1.ReplicaSet) deploysync.State {
 // availableCond and friends are the conditions of a Deployment in a steady
 // state, stamped an hour ago.
 func availableCond() appsv1.DeploymentCondition {
-	return Cond(available, condTrue, action.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", time.Hour)
+	return Cond(available, condTrue, deployutil.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", time.Hour)
 }
 
 func progressingCond(reason, msg string, ago time.Duration) appsv1.DeploymentCondition {
@@ -53,13 +52,13 @@ func All() []Scenario {
 	{
 		d := Deployment(4)
 		d.Spec.Template = Template("nginx:2")
-		Observed(d, 4, 4, 4, availableCond(), progressingCond(action.ReasonNewReplicaSetAvailable, `ReplicaSet "web-old" has successfully progressed.`, time.Hour))
+		Observed(d, 4, 4, 4, availableCond(), progressingCond(deployutil.ReasonNewReplicaSetAvailable, `ReplicaSet "web-old" has successfully progressed.`, time.Hour))
 		add("template change", "a template change creates the new ReplicaSet within maxSurge and scales the old one down within maxUnavailable",
 			state(d, ReplicaSet(Steady("web-old", "nginx:1", 4, "1", time.Hour))))
 	}
 	{
 		d := Deployment(8)
-		Observed(d, 5, 2, 5, availableCond(), progressingCond(action.ReasonReplicaSetUpdated, `ReplicaSet "web-new" is progressing.`, time.Minute))
+		Observed(d, 5, 2, 5, availableCond(), progressingCond(deployutil.ReasonReplicaSetUpdated, `ReplicaSet "web-new" is progressing.`, time.Minute))
 		d.Status.Conditions = nil // the trace starts without a Progressing condition
 		old := Steady("web-old", "nginx:0", 3, "1", time.Hour)
 		old.Desired, old.Max = "4", "5"
@@ -99,7 +98,7 @@ func All() []Scenario {
 		d := Deployment(3)
 		d.Spec.Template = Template("nginx:2")
 		d.Annotations = map[string]string{deployutil.RollbackToAnnotation: "0", deployutil.RevisionAnnotation: "2", deployutil.ChangeCauseAnnotation: "v2"}
-		Observed(d, 3, 3, 3, availableCond(), progressingCond(action.ReasonNewReplicaSetAvailable, `ReplicaSet "web-cur" has successfully progressed.`, time.Hour))
+		Observed(d, 3, 3, 3, availableCond(), progressingCond(deployutil.ReasonNewReplicaSetAvailable, `ReplicaSet "web-cur" has successfully progressed.`, time.Hour))
 		d.Status.Conditions = []appsv1.DeploymentCondition{availableCond()}
 		cur := Steady("web-cur", "nginx:2", 3, "2", time.Minute)
 		old := Steady("web-old", "nginx:1", 0, "1", time.Hour)
@@ -112,7 +111,7 @@ func All() []Scenario {
 	{
 		d := Deployment(3)
 		d.Annotations = map[string]string{deployutil.RevisionAnnotation: "1", "team": "blue"}
-		Observed(d, 3, 3, 3, availableCond(), progressingCond(action.ReasonNewReplicaSetAvailable, `ReplicaSet "web-cur" has successfully progressed.`, time.Hour))
+		Observed(d, 3, 3, 3, availableCond(), progressingCond(deployutil.ReasonNewReplicaSetAvailable, `ReplicaSet "web-cur" has successfully progressed.`, time.Hour))
 		cur := ReplicaSet(Steady("web-cur", "nginx:1", 3, "1", time.Hour))
 		cur.Spec.Replicas = ptr.To[int32](3)
 		cur.Annotations[deployutil.MaxReplicasAnnotation] = "4"
@@ -229,7 +228,7 @@ func subtle() []Scenario {
 		ago  time.Duration
 	}{{"before", 599 * time.Second}, {"at", 600 * time.Second}, {"after", 601 * time.Second}, {"within a second", 599*time.Second + 500*time.Millisecond}} {
 		d := rolling(3)
-		Observed(d, 4, 1, 3, availableCond(), progressingCond(action.ReasonReplicaSetUpdated, `ReplicaSet "web-new" is progressing.`, c.ago))
+		Observed(d, 4, 1, 3, availableCond(), progressingCond(deployutil.ReasonReplicaSetUpdated, `ReplicaSet "web-new" is progressing.`, c.ago))
 		nw := RS{Name: "web-new", Image: "nginx:2", Replicas: 1, Current: 1, Ready: 0, Available: 0, Revision: "2", Desired: "3", Max: "4", Age: time.Minute}
 		old := Steady("web-old", "nginx:1", 3, "1", time.Hour)
 		old.Desired, old.Max = "3", "4"
@@ -239,13 +238,13 @@ func subtle() []Scenario {
 	{
 		d := rolling(3)
 		d.Spec.Paused = true
-		Observed(d, 3, 0, 3, availableCond(), Cond(progressing, condFalse, action.ReasonProgressDeadlineExceeded, `ReplicaSet "web-new" has timed out progressing.`, time.Minute))
+		Observed(d, 3, 0, 3, availableCond(), Cond(progressing, condFalse, deployutil.ReasonProgressDeadlineExceeded, `ReplicaSet "web-new" has timed out progressing.`, time.Minute))
 		old := ReplicaSet(Steady("web-old", "nginx:1", 3, "1", time.Hour))
 		add("paused keeps deadline exceeded", "pausing never overwrites ProgressDeadlineExceeded", state(d, old))
 	}
 	{
 		d := rolling(3)
-		Observed(d, 3, 0, 3, availableCond(), Cond(progressing, condUnknown, action.ReasonDeploymentPaused, "Deployment is paused", 2*time.Hour))
+		Observed(d, 3, 0, 3, availableCond(), Cond(progressing, condUnknown, deployutil.ReasonDeploymentPaused, "Deployment is paused", 2*time.Hour))
 		old := ReplicaSet(Steady("web-old", "nginx:1", 3, "1", time.Hour))
 		add("resumed", "resuming marks Progressing Unknown/DeploymentResumed, restarting the deadline, then the rollout starts", state(d, old))
 	}
@@ -253,7 +252,7 @@ func subtle() []Scenario {
 		d := rolling(5)
 		d.Spec.Paused = true
 		d.Spec.RevisionHistoryLimit = ptr.To[int32](1)
-		Observed(d, 3, 0, 3, availableCond(), Cond(progressing, condUnknown, action.ReasonDeploymentPaused, "Deployment is paused", time.Hour))
+		Observed(d, 3, 0, 3, availableCond(), Cond(progressing, condUnknown, deployutil.ReasonDeploymentPaused, "Deployment is paused", time.Hour))
 		cur := Steady("web-cur", "nginx:1", 3, "3", time.Hour)
 		cur.Max = "4"
 		h1 := ReplicaSet(Steady("web-h1", "nginx:a", 0, "1", 3*time.Hour))
@@ -365,14 +364,14 @@ func everyday() []Scenario {
 	{
 		d := Deployment(10)
 		d.Spec.Template = Template("nginx:2")
-		Observed(d, 12, 5, 9, availableCond(), progressingCond(action.ReasonReplicaSetUpdated, `ReplicaSet "web-new" is progressing.`, time.Minute))
+		Observed(d, 12, 5, 9, availableCond(), progressingCond(deployutil.ReasonReplicaSetUpdated, `ReplicaSet "web-new" is progressing.`, time.Minute))
 		nw := RS{Name: "web-new", Image: "nginx:2", Replicas: 5, Current: 5, Ready: 4, Available: 4, Revision: "2", Desired: "10", Max: "13", Age: time.Minute}
 		old := RS{Name: "web-old", Image: "nginx:1", Replicas: 7, Current: 7, Ready: 5, Available: 5, Revision: "1", Desired: "10", Max: "13", Age: time.Hour}
 		add("rolling mid-rollout", "mid-rollout: old ReplicaSet's unhealthy replicas go first", state(d, ReplicaSet(old), ReplicaSet(nw)))
 	}
 	{
 		d := Deployment(3)
-		Observed(d, 3, 3, 3, availableCond(), progressingCond(action.ReasonReplicaSetUpdated, `ReplicaSet "web-cur" is progressing.`, time.Minute))
+		Observed(d, 3, 3, 3, availableCond(), progressingCond(deployutil.ReasonReplicaSetUpdated, `ReplicaSet "web-cur" is progressing.`, time.Minute))
 		d.Annotations = map[string]string{deployutil.RevisionAnnotation: "2"}
 		cur := Steady("web-cur", "nginx:1", 3, "2", time.Minute)
 		cur.Max = "4"
@@ -383,7 +382,7 @@ func everyday() []Scenario {
 		d := Deployment(3)
 		d.Spec.RevisionHistoryLimit = ptr.To[int32](2)
 		d.Annotations = map[string]string{deployutil.RevisionAnnotation: "5"}
-		Observed(d, 3, 3, 3, availableCond(), progressingCond(action.ReasonNewReplicaSetAvailable, `ReplicaSet "web-5" has successfully progressed.`, time.Minute))
+		Observed(d, 3, 3, 3, availableCond(), progressingCond(deployutil.ReasonNewReplicaSetAvailable, `ReplicaSet "web-5" has successfully progressed.`, time.Minute))
 		cur := Steady("web-5", "nginx:1", 3, "5", time.Minute)
 		cur.Max = "4"
 		rss := []*appsv1.ReplicaSet{ReplicaSet(cur)}
