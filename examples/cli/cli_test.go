@@ -75,7 +75,7 @@ func TestCommands(t *testing.T) {
 		{name: "plan json", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now, "-o", "json"}, golden: "plan-rollout.json",
 			reason: "-o json gives the same plan to machines, objects included"},
 		{name: "plan handwritten", args: []string{"plan", "-f", "testdata/handwritten.yaml", "--now", now}, golden: "plan-handwritten.txt",
-			stderr: "never passed an apiserver: filled in the apiserver's defaults for every unset field",
+			stderr: "never passed an apiserver: filled in the defaults of the Kubernetes 1.37 apiserver for every unset field",
 			reason: "a Deployment written by hand is defaulted, and the CLI says so on stderr"},
 		{name: "plan recreate", args: []string{"plan", "-f", "testdata/recreate.yaml", "--now", now}, golden: "plan-recreate.txt",
 			reason: "Recreate reads the pods: a terminating old pod holds the new ReplicaSet back"},
@@ -117,19 +117,19 @@ func TestCommands(t *testing.T) {
 		{name: "status deadline", args: []string{"status", "-f", "testdata/stuck.yaml"}, errWant: `deployment "web" exceeded its progress deadline`, exit: 1,
 			reason: "kubectl rollout status fails on ProgressDeadlineExceeded"},
 		{name: "unknown field", args: []string{"plan", "-f", "testdata/bad-field.yaml", "--now", now},
-			errWant: `testdata/bad-field.yaml: document 1: strict decoding error: unknown field "spec.replicaz"`,
+			errWant: `testdata/bad-field.yaml: line 1: Deployment hello: strict decoding error: unknown field "spec.replicaz"`,
 			reason:  "a typo in a field name is an error naming the document and the field"},
 		{name: "invalid value", args: []string{"plan", "-f", "testdata/bad-value.yaml", "--now", now},
-			errWant: "testdata/bad-value.yaml: document 1, items[1]: ReplicaSet shop/web-5c8597c5fb: spec.replicas: invalid -1",
+			errWant: "testdata/bad-value.yaml: line 1, items[1]: ReplicaSet shop/web-5c8597c5fb: spec.replicas: invalid -1",
 			reason:  "Sync's InputError is traced back to the List item it came from"},
 		{name: "invalid value simulate", args: []string{"simulate", "-f", "testdata/bad-value.yaml", "--now", now},
-			errWant: "document 1, items[1]: ReplicaSet shop/web-5c8597c5fb: spec.replicas",
+			errWant: "line 1, items[1]: ReplicaSet shop/web-5c8597c5fb: spec.replicas",
 			reason:  "simulate validates the same way"},
 		{name: "two deployments", args: []string{"plan", "-f", "testdata/two.yaml", "--now", now},
 			errWant: "2 Deployments (hello, world): choose one with --deployment",
 			reason:  "the CLI does not guess between Deployments"},
 		{name: "pick a deployment", args: []string{"plan", "-f", "testdata/two.yaml", "--deployment", "world", "--now", now},
-			golden: "plan-two-world.txt", stderr: "document 2: ignoring Service hello",
+			golden: "plan-two-world.txt", stderr: "note: skipped 1 object that is not a Deployment, ReplicaSet or Pod: 1 Service (v1)",
 			reason: "--deployment picks one; other kinds are skipped with a note"},
 		{name: "partial: a Deployment alone", args: []string{"plan", "-f", "testdata/partial-deploy.yaml", "--now", now},
 			golden: "plan-partial-deploy.txt",
@@ -176,14 +176,14 @@ func TestCommands(t *testing.T) {
 			errWant: "more than the pod limit 1999999999",
 			reason:  "--max-pods is the limit the check uses"},
 		{name: "helm template output", args: []string{"plan", "-f", "testdata/helm.yaml", "--now", now},
-			golden: "plan-helm.txt", stderr: "note: document 1: ignoring Service release-web",
+			golden: "plan-helm.txt", stderr: "note: skipped 1 object that is not a Deployment, ReplicaSet or Pod: 1 Service (v1)",
 			reason: "comment-only documents (helm's # Source: lines of empty templates) are skipped"},
 		{name: "extensions/v1beta1", args: []string{"plan", "-f", "testdata/extensions.yaml", "--now", now},
-			errWant: "testdata/extensions.yaml: document 1: Deployment legacy is extensions/v1beta1: apps/v1 only: convert it with kubectl convert or change apiVersion to apps/v1",
+			errWant: "testdata/extensions.yaml: line 1: Deployment legacy is extensions/v1beta1: apps/v1 only: convert it with kubectl convert or change apiVersion to apps/v1",
 			reason:  "an old API version is named as such, not as a Go scheme error"},
 		{name: "a uid but no defaults", args: []string{"plan", "-f", "testdata/edited.yaml", "--now", now},
 			golden: "plan-edited.txt",
-			stderr: "has a metadata.uid but lacks defaults every apiserver sets (spec.strategy.type, spec.strategy.rollingUpdate, spec.revisionHistoryLimit, spec.progressDeadlineSeconds): was the file edited? Filled in the apiserver's defaults",
+			stderr: "has a metadata.uid but lacks defaults every apiserver sets (spec.strategy.type, spec.strategy.rollingUpdate, spec.revisionHistoryLimit, spec.progressDeadlineSeconds): was the file edited? Filled in the defaults of the Kubernetes 1.37 apiserver",
 			reason: "an edited export gets the defaults back, and a note says which were missing"},
 		{name: "two namespaces", args: []string{"plan", "-f", "testdata/namespaces.yaml", "--now", now},
 			errWant: "2 Deployments (blue/web, green/web): choose one with -n and --deployment",
@@ -192,7 +192,7 @@ func TestCommands(t *testing.T) {
 			golden: "plan-namespace-green.txt",
 			reason: "-n green keeps green's objects only"},
 		{name: "--namespace", args: []string{"plan", "-f", "testdata/handwritten.yaml", "--namespace", "tools", "--now", now},
-			stderr: "Deployment tools/hello (document 1) has no metadata.uid", stderrNot: `using "default"`,
+			stderr: "Deployment tools/hello (line 1) has no metadata.uid", stderrNot: `using "default"`,
 			reason: "--namespace gives objects without a namespace that namespace"},
 		{name: "-n of another namespace", args: []string{"plan", "-f", "testdata/rollout.yaml", "-n", "other", "--now", now},
 			errWant: "no Deployment in the file in namespace other",
@@ -356,7 +356,7 @@ func TestPlanJSONFeedsBack(t *testing.T) {
 	if objects < 2 || deployment == nil {
 		t.Fatalf("%d objects, want the new ReplicaSet, the scaled one and the Deployment", objects)
 	}
-	m, err := cli.ReadManifest(bytes.NewReader(deployment), "plan.json", "", "")
+	m, err := cli.ReadManifest(bytes.NewReader(deployment), "plan.json", cli.ReadOptions{})
 	if err != nil {
 		t.Fatalf("the plan's Deployment does not load: %v", err)
 	}

@@ -211,9 +211,9 @@ func (g *globals) load(cmd *cobra.Command, args []string) (*Manifest, metav1.Tim
 	if len(args) == 1 {
 		m, err = g.readCluster(cmd, args[0])
 	} else if g.file == "-" {
-		m, err = ReadManifest(cmd.InOrStdin(), "stdin", g.namespace, g.deployment)
+		m, err = ReadManifest(cmd.InOrStdin(), "stdin", g.readOptions())
 	} else {
-		m, err = LoadManifest(g.file, g.namespace, g.deployment)
+		m, err = LoadManifest(g.file, g.readOptions())
 	}
 	if err != nil {
 		return nil, metav1.Time{}, err
@@ -238,7 +238,12 @@ func (g *globals) readCluster(cmd *cobra.Command, arg string) (*Manifest, error)
 	if err != nil {
 		return nil, err
 	}
-	return ReadCluster(cmd.Context(), client, source, ns, name)
+	return ReadCluster(cmd.Context(), client, source, ReadOptions{Namespace: ns, Deployment: name, KubernetesVersion: g.version})
+}
+
+// readOptions are the flags that choose what a stream is read for.
+func (g *globals) readOptions() ReadOptions {
+	return ReadOptions{Namespace: g.namespace, Deployment: g.deployment, KubernetesVersion: g.version}
 }
 
 // cluster returns a client of the cluster of the kubeconfig flags, the

@@ -123,7 +123,7 @@ type jsonVerdict struct {
 }
 
 func verdictJSON(m *Manifest, v verdict.Verdict) jsonVerdict {
-	return jsonVerdict{Deployment: m.Deployment.Namespace + "/" + m.Deployment.Name, Rule: v.Tool, Verdict: verdictWord(v),
+	return jsonVerdict{Deployment: m.key(), Rule: v.Tool, Verdict: verdictWord(v),
 		Status: v.Status, Message: v.Message, Reasons: v.Reasons}
 }
 
@@ -271,7 +271,7 @@ func (g *globals) watchStatus(cmd *cobra.Command, args []string, f statusFlags) 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	read := func(ctx context.Context) (*Manifest, error) { return ReadCluster(ctx, client, source, ns, name) }
+	read := func(ctx context.Context) (*Manifest, error) { return ReadCluster(ctx, client, source, ReadOptions{Namespace: ns, Deployment: name, KubernetesVersion: g.version}) }
 	return watchVerdicts(ctx, read, f, g.sleeper(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 }
 

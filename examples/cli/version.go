@@ -14,10 +14,15 @@ import (
 // kubernetesVersion is --kubernetes-version, or the library's default minor.
 func (g *globals) kubernetesVersion() string {
 	if g.version == "" {
-		vs := deploysync.KubernetesVersions()
-		return vs[len(vs)-1]
+		return defaultMinor()
 	}
 	return g.version
+}
+
+// defaultMinor is the library's default Kubernetes minor: the newest.
+func defaultMinor() string {
+	vs := deploysync.KubernetesVersions()
+	return vs[len(vs)-1]
 }
 
 // checkVersion refuses a --kubernetes-version the library does not support,
