@@ -222,7 +222,7 @@ func (g *globals) statusAll(cmd *cobra.Command, args []string, f statusFlags) er
 	var failed, partial, waiting []string
 	for _, m := range ms {
 		name := m.key()
-		if p := m.Partial(); p != "" {
+		if p := m.Partial(); p != "" && !ReadsOnlyDeployment(f.tool) {
 			rows = append(rows, jsonVerdict{Deployment: name, Rule: f.tool, Verdict: "no verdict", Message: firstLine(p)})
 			partial = append(partial, name)
 			continue

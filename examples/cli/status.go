@@ -59,6 +59,18 @@ func RuleVerdict(tool verdict.Tool, m *Manifest) verdict.Verdict {
 	return verdict.KubectlStatus(d)
 }
 
+// ReadsOnlyDeployment reports whether the tool's rule reads the Deployment
+// alone (kubectl rollout status, kstatus, Helm 4, Argo CD), so that it
+// answers on a file that lacks the Deployment's ReplicaSets; Helm 3 (the
+// new ReplicaSet) and strict (the ReplicaSets and their pods) read more.
+func ReadsOnlyDeployment(tool verdict.Tool) bool {
+	switch tool {
+	case verdict.Helm3, verdict.StrictTool:
+		return false
+	}
+	return true
+}
+
 // RuleExit is the error status --rule returns for a verdict: nil when done,
 // an [*ExitError] with [ExitDeadlineExceeded] when the tool fails the
 // rollout, with [ExitNotDone] when it would keep waiting.
@@ -195,7 +207,10 @@ file), and exits with the worst row's code under --rule.`,
 				return err
 			}
 			if p := m.Partial(); p != "" {
-				return &ExitError{Code: ExitPartialInput, Err: fmt.Errorf("no verdict: %s", p)}
+				if !ReadsOnlyDeployment(f.tool) {
+					return &ExitError{Code: ExitPartialInput, Err: fmt.Errorf("no verdict: %s reads the ReplicaSets: %s", f.tool, p)}
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s reads the Deployment alone, so its verdict holds although %s\n", f.tool, partialSummary(m))
 			}
 			v := RuleVerdict(f.tool, m)
 			if err := writeVerdict(cmd.OutOrStdout(), m, v, f, writeStructured); err != nil {
@@ -271,7 +286,9 @@ func (g *globals) watchStatus(cmd *cobra.Command, args []string, f statusFlags) 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	read := func(ctx context.Context) (*Manifest, error) { return ReadCluster(ctx, client, source, ReadOptions{Namespace: ns, Deployment: name, KubernetesVersion: g.version}) }
+	read := func(ctx context.Context) (*Manifest, error) {
+		return ReadCluster(ctx, client, source, ReadOptions{Namespace: ns, Deployment: name, KubernetesVersion: g.version})
+	}
 	return watchVerdicts(ctx, read, f, g.sleeper(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 }
 
@@ -303,7 +320,7 @@ func watchVerdicts(ctx context.Context, read func(context.Context) (*Manifest, e
 				fmt.Fprintf(stderr, "reading again in %s: %s\n", f.interval, msg)
 				lastErr = msg
 			}
-		case m.Partial() != "":
+		case m.Partial() != "" && !ReadsOnlyDeployment(f.tool):
 			lastErr = ""
 			if p := m.Partial(); p != lastPartial {
 				fmt.Fprintln(stderr, "no verdict yet:", p)
