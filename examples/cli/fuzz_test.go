@@ -17,11 +17,15 @@ import (
 )
 
 // FuzzReadManifest feeds arbitrary bytes to the manifest loader (seeded with
-// the test manifests): it must answer with an error or a manifest, never
-// panic; and a manifest it accepts must give Sync a state that Sync answers
-// with a plan or a typed input error.
+// the test manifests and the stream corpus): the stream reader must yield
+// the objects kubectl's resource builder yields and err where it errs; the
+// loader must answer with an error or a manifest, never panic; and a
+// manifest it accepts must give Sync a state that Sync answers with a plan
+// or a typed input error.
 func FuzzReadManifest(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.yaml")
+	streams, _ := filepath.Glob("testdata/streams/*")
+	files = append(files, streams...)
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
@@ -31,6 +35,9 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte("---\n# only a comment\n---\n"))
 	now := metav1.NewTime(time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if d := compareWithKubectl(data); d != "" {
+			t.Fatalf("the stream reader and kubectl's builder differ on %q:\n%s", data, d)
+		}
 		m, err := ReadManifest(bytes.NewReader(data), "fuzz.yaml", ReadOptions{})
 		if err != nil {
 			if err.Error() == "" {

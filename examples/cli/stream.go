@@ -281,7 +281,11 @@ func (r *streamReader) jsonError(err error, start int) error {
 		line := r.lineOf(off)
 		return fmt.Errorf("line %d, column %d: json: %w", line, off-r.lines[line-1]+1, err)
 	}
-	return fmt.Errorf("line %d: %w", r.lineOf(skipSpace(r.b, start)), err)
+	line := r.lineOf(skipSpace(r.b, start))
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("line %d: the stream ends inside the JSON value that starts here (truncated?): %w", line, err)
+	}
+	return fmt.Errorf("line %d: %w", line, err)
 }
 
 // yamlLine finds the line the YAML library names in its errors.
