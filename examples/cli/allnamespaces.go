@@ -187,9 +187,7 @@ func (g *globals) loadAll(cmd *cobra.Command, args []string) ([]*Manifest, error
 		return nil, err
 	}
 	for _, m := range ms {
-		for _, n := range m.Notes {
-			fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
-		}
+		printNotes(cmd.ErrOrStderr(), m)
 	}
 	return ms, nil
 }
@@ -242,7 +240,8 @@ func (g *globals) statusAll(cmd *cobra.Command, args []string, f statusFlags) er
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		var table bytes.Buffer
+		tw := tabwriter.NewWriter(&table, 0, 8, 2, ' ', 0)
 		fmt.Fprintf(tw, "NAMESPACE\tNAME\t%s\tMESSAGE\n", strings.ToUpper(string(f.tool)))
 		for i, r := range rows {
 			word := r.Verdict
@@ -259,6 +258,9 @@ func (g *globals) statusAll(cmd *cobra.Command, args []string, f statusFlags) er
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ms[i].Deployment.Namespace, ms[i].name(), word, msg)
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, fitColumn(table.String())); err != nil {
 			return err
 		}
 	}
@@ -316,7 +318,8 @@ func (g *globals) diagnoseAll(cmd *cobra.Command, args []string, output string) 
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		var table bytes.Buffer
+		tw := tabwriter.NewWriter(&table, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAMESPACE\tNAME\tCAUSES\tFIRST CAUSE")
 		for i, r := range rows {
 			n, first := fmt.Sprint(len(r.Causes)), "rolled out, nothing holds it back"
@@ -329,6 +332,9 @@ func (g *globals) diagnoseAll(cmd *cobra.Command, args []string, output string) 
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ms[i].Deployment.Namespace, ms[i].name(), n, first)
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, fitColumn(table.String())); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -207,7 +208,38 @@ func TestCommands(t *testing.T) {
 			reason: "--now takes RFC 3339"},
 		{name: "bad output", args: []string{"plan", "-f", "testdata/rollout.yaml", "--now", now, "-o", "wide"}, errWant: `-o "wide": want text, json or yaml`,
 			reason: "only text, json and yaml are offered"},
-		{name: "bad set-image", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now, "--set-image", "nginx"}, errWant: "CONTAINER=IMAGE",
+		{name: "set-image *", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now, "--set-image", "*=nginx:1.29"},
+			golden: "simulate-set-image-all.txt",
+			reason: "'*=IMAGE' sets every container's image, as kubectl set image accepts it"},
+		{name: "set-image pairs", args: []string{"simulate", "-f", "testdata/streams/hand-anchors.yaml", "--now", now, "--set-image", "web=nginx:1.28,sidecar=busybox:1.37"},
+			golden: "simulate-set-image-pairs.txt",
+			reason: "NAME=IMAGE per container, several at once as kubectl set image takes them (comma-separated or repeated)"},
+		{name: "set-image * with others", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now, "--set-image", "*=nginx:1.29", "--set-image", "web=nginx:1.28"},
+			errWant: "--set-image: all containers are already specified by *, but saw more than one container_name=container_image pairs",
+			reason:  "kubectl set image refuses * beside other pairs, with these words"},
+		{name: "set-image unknown container", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now, "--set-image", "nope=nginx:1.29"},
+			errWant: `set image: unable to find container named "nope"`,
+			reason:  "a name no container or init container has is an error, as kubectl's"},
+		{name: "version", args: []string{"version", "--kubernetes-version", "1.35"}, golden: "version.txt",
+			reason: "version prints the plugin's and the library's module versions and the minor the commands decide as"},
+		{name: "two of one name", args: []string{"plan", "-f", "testdata/streams/hand-same-name-twice.yaml", "--now", now},
+			errWant: "2 Deployments (shop/web#1 (line 1), shop/web#2 (line 21)): choose one with --deployment (NAME#N for the Nth of a repeated name",
+			reason:  "two Deployments of one name in one namespace are told apart by position, with their lines, instead of a dead end"},
+		{name: "the second of one name", args: []string{"plan", "-f", "testdata/streams/hand-same-name-twice.yaml", "--deployment", "web#2", "--now", now},
+			golden: "plan-same-name-second.txt",
+			reason: "--deployment web#2 picks the second (nginx:1.28), the one kubectl apply leaves in the cluster"},
+		{name: "nth past the end", args: []string{"plan", "-f", "testdata/streams/hand-same-name-twice.yaml", "--deployment", "web#3", "--now", now},
+			errWant: "--deployment web#3: the file has 2 Deployments named web",
+			reason:  "a position past the last is named as such"},
+		{name: "plan help", args: []string{"plan", "--help"}, golden: "help-plan.txt",
+			reason: "every command's help lists its exit codes"},
+		{name: "history help", args: []string{"history", "--help"}, golden: "help-history.txt",
+			reason: "every command's help lists its exit codes"},
+		{name: "diagnose help", args: []string{"diagnose", "--help"}, golden: "help-diagnose.txt",
+			reason: "every command's help lists its exit codes"},
+		{name: "version help", args: []string{"version", "--help"}, golden: "help-version.txt",
+			reason: "every command's help lists its exit codes"},
+		{name: "bad set-image", args: []string{"simulate", "-f", "testdata/rollout.yaml", "--now", now, "--set-image", "nginx"}, errWant: "invalid image format: nginx: want CONTAINER=IMAGE",
 			reason: "--set-image needs a container and an image"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -227,18 +259,26 @@ func TestCommands(t *testing.T) {
 					t.Errorf("error %v, want exit code %d", r.err, tt.exit)
 				}
 			}
-			if !strings.Contains(r.stderr, tt.stderr) {
+			if !strings.Contains(unwrapped(r.stderr), unwrapped(tt.stderr)) {
 				t.Errorf("stderr %q, want it to contain %q", r.stderr, tt.stderr)
 			}
-			if tt.stderrNot != "" && strings.Contains(r.stderr, tt.stderrNot) {
+			if tt.stderrNot != "" && strings.Contains(unwrapped(r.stderr), unwrapped(tt.stderrNot)) {
 				t.Errorf("stderr %q, want it without %q", r.stderr, tt.stderrNot)
 			}
 			if tt.golden != "" {
-				golden(t, tt.golden, homeless(r.stdout))
+				golden(t, tt.golden, goless(homeless(r.stdout)))
 			}
 		})
 	}
 }
+
+// unwrapped is s with every run of white space (the line breaks of
+// wrapped text among them) as one space, so a check of what stderr says
+// does not depend on where lines wrap.
+func unwrapped(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// goless writes the Go version version prints as GOVERSION.
+func goless(s string) string { return strings.ReplaceAll(s, runtime.Version(), "GOVERSION") }
 
 // homeless writes the home directory in kubectl's flag defaults (such as
 // --cache-dir's) as $HOME, so the help goldens hold on any machine.
@@ -247,6 +287,29 @@ func homeless(s string) string {
 		s = strings.ReplaceAll(s, `"`+home+`/`, `"$HOME/`)
 	}
 	return s
+}
+
+// TestFitsEightyColumns checks every text golden of the commands: no line
+// is wider than 80 columns (the stream summary is a test record, not output).
+func TestFitsEightyColumns(t *testing.T) {
+	files, err := filepath.Glob("testdata/golden/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if filepath.Base(f) == "streams.txt" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if n := len([]rune(line)); n > 80 {
+				t.Errorf("%s:%d: %d columns: %s", f, i+1, n, line)
+			}
+		}
+	}
 }
 
 // TestSimulateSVGDeadline charts a rollout that waits ten minutes for its

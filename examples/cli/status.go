@@ -153,8 +153,8 @@ type statusFlags struct {
 func statusCommand(g *globals) *cobra.Command {
 	var f statusFlags
 	cmd := &cobra.Command{
-		Use:   "status (deploy/NAME | -f FILE | -A) [--rule RULE] [--watch]",
-		Short: "Print the rollout status as kubectl rollout status does, or as another tool's wait decides",
+		Use:   "status (deploy/NAME | -f FILE | -A) [--rule RULE]",
+		Short: "The rollout status, as kubectl or another tool says it",
 		Long: `Without --rule, print what kubectl rollout status --watch=false prints for the
 Deployment as it stands, and fail (exit code 1) as it does on a rollout past
 its progress deadline.
@@ -175,7 +175,8 @@ verdict is one line of JSON; with -o yaml one YAML document.
 -A prints one row per Deployment of every namespace of the cluster (or of the
 file), and exits with the worst row's code under --rule.`,
 		Example: `  kubectl deploysync status deploy/web -n shop
-  kubectl deploysync status deploy/web -n shop --rule kstatus --watch --timeout 5m
+  kubectl deploysync status deploy/web -n shop --rule kstatus --watch \\
+    --timeout 5m
   kubectl deploysync status -A --rule strict
   kubectl deploysync status -f state.yaml --rule helm3 -o yaml`,
 		Args: cobra.MaximumNArgs(1),
@@ -241,7 +242,7 @@ func writeVerdict(w io.Writer, m *Manifest, v verdict.Verdict, f statusFlags, wr
 		_, err := io.WriteString(w, v.Message)
 		return err
 	}
-	_, err := io.WriteString(w, VerdictText(v))
+	_, err := io.WriteString(w, wrap(VerdictText(v)))
 	return err
 }
 
