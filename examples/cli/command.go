@@ -119,17 +119,21 @@ type globals struct {
 
 // exitCodesHelp is the table of exit codes the help prints.
 const exitCodesHelp = `Exit codes:
-  0  success; for simulate, the rollout completed
+  0  success; for simulate, the rollout completed; for diff, no rollout
   1  an error: bad flags or input; for status, a rollout past its progress
      deadline (as kubectl rollout status)
   2  simulate: the controller broke an invariant (please report it)
-  3  simulate: the rollout ended past its progress deadline
+  3  simulate: the rollout ended past its progress deadline; status --rule:
+     the tool fails the rollout
   4  simulate: the rollout stalled (nothing left to happen, not complete)
   5  simulate: --max-steps reached while still going
   6  simulate: the Deployment is paused
-  7  status, diagnose: the file lacks ReplicaSets the Deployment refers to
+  7  status --rule helm3|strict, diagnose: the file lacks ReplicaSets the
+     Deployment refers to
   8  status --rule: the rule's tool would keep waiting (with --watch: at
-     --timeout); a rule that fails the rollout exits 3`
+     --timeout)
+ 10  diff: applying the manifest rolls out a new ReplicaSet
+ 11  diff: applying the manifest rolls back to an existing ReplicaSet`
 
 // NewCommand returns the kubectl-deploysync command. clock gives the time
 // when --now is not set (time.Now in the binary).
@@ -178,7 +182,7 @@ ReplicaSets of its namespace and its pods), or over a file of manifests, such as
 	pf.StringVar(&g.version, "kubernetes-version", "", "decide as this Kubernetes minor's controller and kubectl: "+strings.Join(deploysync.KubernetesVersions(), ", ")+
 		" (a server version such as v1.34.4-eks-1a2b3c is read as its minor; default 1.37)")
 	g.kube.AddFlags(pf)
-	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g), diagnoseCommand(g), versionCommand(g))
+	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g), diagnoseCommand(g), diffCommand(g), versionCommand(g))
 	finishHelp(root)
 	return root
 }

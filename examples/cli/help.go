@@ -32,7 +32,7 @@ var commandExitCodes = map[string]string{
      refers to (the other rules read the Deployment alone)
   8  --rule: the tool would keep waiting (with --watch: at --timeout)`,
 	"version": `  0  the versions were printed`,
-	"whatif": `  0  the manifest starts no rollout (nothing changes, or a scaling
+	"diff": `  0  the manifest starts no rollout (nothing changes, or a scaling
      event, or a change outside the pod template)
   1  an error: bad flags or input, a cluster refusing a read or the dry run
  10  the manifest starts a rollout: a new ReplicaSet

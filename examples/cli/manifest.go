@@ -93,6 +93,9 @@ var newDecoder = sync.OnceValues(func() (runtime.Decoder, error) {
 type object struct {
 	obj    runtime.Object
 	source string
+	// raw is the object as the stream has it, as JSON (nil for objects
+	// read from a cluster).
+	raw []byte
 }
 
 // LoadManifest reads a file of manifests as `kubectl apply -f` reads it
@@ -212,7 +215,7 @@ func decodeAll(b []byte) ([]object, string, error) {
 			errs = append(errs, fmt.Errorf("%s: %s %s: %w", o.where(), gvk.Kind, o.obj.GetName(), err))
 			continue
 		}
-		out = append(out, object{obj: obj, source: o.where()})
+		out = append(out, object{obj: obj, source: o.where(), raw: raw})
 	}
 	if len(errs) > 0 {
 		return nil, "", errors.Join(errs...)
@@ -301,38 +304,17 @@ func (m *Manifest) pick(objs []object, namespace, name string) error {
 		}
 		objs = kept
 	}
-	name, nth, err := splitNth(name)
+	picked, err := m.pickDeployment(objs, namespace, name)
 	if err != nil {
 		return err
 	}
-	var deployments []object
-	for _, o := range objs {
-		if d, ok := o.obj.(*appsv1.Deployment); ok && (name == "" || d.Name == name) {
-			deployments = append(deployments, o)
-		}
-	}
-	in := ""
-	if namespace != "" {
-		in = " in namespace " + namespace
-	}
-	switch {
-	case len(deployments) == 0 && name != "":
-		return fmt.Errorf("no Deployment named %q%s", name, in)
-	case len(deployments) == 0:
-		return fmt.Errorf("no Deployment in the file%s", in)
-	case nth > len(deployments):
-		return fmt.Errorf("--deployment %s#%d: the file has %d Deployments named %s%s", name, nth, len(deployments), name, in)
-	case nth > 0:
-		deployments = deployments[nth-1 : nth]
-	case len(deployments) > 1:
-		return chooseOne(deployments, in)
-	}
+	deployments := []object{picked}
 	d := deployments[0].obj.(*appsv1.Deployment)
 	if d.Namespace == "" {
 		d.Namespace = "default"
 		m.note("Deployment %s has no namespace: using %q (set another with -n)", d.Name, d.Namespace)
 	}
-	if m.Deployment, err = m.defaultDeployment(d, deployments[0].source); err != nil {
+	if m.Deployment, err = m.defaultDeployment(d, picked.source); err != nil {
 		return err
 	}
 	var pods []object
@@ -355,6 +337,39 @@ func (m *Manifest) pick(objs []object, namespace, name string) error {
 	}
 	m.groupPods(pods)
 	return nil
+}
+
+// pickDeployment chooses the Deployment name picks (NAME or NAME#N) among
+// objs, of the namespace if one is given.
+func (m *Manifest) pickDeployment(objs []object, namespace, name string) (object, error) {
+	name, nth, err := splitNth(name)
+	if err != nil {
+		return object{}, err
+	}
+	var deployments []object
+	for _, o := range objs {
+		d, ok := o.obj.(*appsv1.Deployment)
+		if ok && (name == "" || d.Name == name) && (namespace == "" || d.Namespace == namespace || d.Namespace == "") {
+			deployments = append(deployments, o)
+		}
+	}
+	in := ""
+	if namespace != "" {
+		in = " in namespace " + namespace
+	}
+	switch {
+	case len(deployments) == 0 && name != "":
+		return object{}, fmt.Errorf("no Deployment named %q%s", name, in)
+	case len(deployments) == 0:
+		return object{}, fmt.Errorf("no Deployment in the file%s", in)
+	case nth > len(deployments):
+		return object{}, fmt.Errorf("--deployment %s#%d: the file has %d Deployments named %s%s", name, nth, len(deployments), name, in)
+	case nth > 0:
+		return deployments[nth-1], nil
+	case len(deployments) > 1:
+		return object{}, chooseOne(deployments, in)
+	}
+	return deployments[0], nil
 }
 
 // splitNth reads --deployment NAME or NAME#N (N from 1).
