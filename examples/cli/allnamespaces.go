@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,7 +19,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/deploysync/deploysync/diagnose"
@@ -42,7 +42,7 @@ func refuseAllNamespaces(cmd *cobra.Command) error {
 // with the ReplicaSets of its namespace and the pods its selector matches
 // (one list of each kind for the whole cluster), and makes one Manifest per
 // Deployment as [ReadCluster] makes it, ordered by namespace and name.
-func ReadClusterAll(ctx context.Context, c kubernetes.Interface, source string) ([]*Manifest, error) {
+func ReadClusterAll(ctx context.Context, c kubernetes.Interface, source, version string) ([]*Manifest, error) {
 	ds, err := c.AppsV1().Deployments(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: listing the Deployments of every namespace: %w", source, err)
@@ -84,7 +84,7 @@ func ReadClusterAll(ctx context.Context, c kubernetes.Interface, source string) 
 		objs := []object{{obj: d, source: "deployment " + d.Name}}
 		objs = append(objs, listed("replicasets", nsRSs, func(rs *appsv1.ReplicaSet) runtime.Object { return rs })...)
 		objs = append(objs, listed("pods", selected, func(p *corev1.Pod) runtime.Object { return p })...)
-		m := &Manifest{File: source, Pods: map[types.UID][]*corev1.Pod{}, sources: map[string]string{}}
+		m := newManifest(source, version)
 		if err := m.pick(objs, d.Namespace, d.Name); err != nil {
 			return nil, fmt.Errorf("%s: %w", source, err)
 		}
@@ -95,28 +95,36 @@ func ReadClusterAll(ctx context.Context, c kubernetes.Interface, source string) 
 }
 
 // ReadManifestAll is [ReadManifest] for every Deployment of the input: one
-// Manifest each, ordered by namespace and name, each read as
-// ReadManifest(input, name, namespace, deployment) would read it.
-func ReadManifestAll(r io.Reader, name string) ([]*Manifest, error) {
+// Manifest each, ordered by namespace and name (a name repeated in a
+// namespace in stream order, picked as NAME#N), each read as ReadManifest
+// reads it for that Deployment. version is the minor whose apiserver
+// defaults what never passed one.
+func ReadManifestAll(r io.Reader, name, version string) ([]*Manifest, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	objs, err := decodeAll(bytes.NewReader(b))
+	objs, _, err := decodeAll(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	type key struct{ ns, name string }
+	type key struct {
+		ns, name string
+		nth      int
+	}
 	var keys []key
+	seen := map[[2]string]int{}
 	for _, o := range objs {
 		if d, ok := o.obj.(*appsv1.Deployment); ok {
-			keys = append(keys, key{d.Namespace, d.Name})
+			k := [2]string{d.Namespace, d.Name}
+			seen[k]++
+			keys = append(keys, key{d.Namespace, d.Name, seen[k]})
 		}
 	}
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("%s: no Deployment in the file", name)
 	}
-	sort.Slice(keys, func(i, j int) bool {
+	sort.SliceStable(keys, func(i, j int) bool {
 		if keys[i].ns != keys[j].ns {
 			return keys[i].ns < keys[j].ns
 		}
@@ -124,9 +132,16 @@ func ReadManifestAll(r io.Reader, name string) ([]*Manifest, error) {
 	})
 	var out []*Manifest
 	for _, k := range keys {
-		m, err := ReadManifest(bytes.NewReader(b), name, k.ns, k.name)
+		pick := k.name
+		if seen[[2]string{k.ns, k.name}] > 1 {
+			pick += "#" + strconv.Itoa(k.nth)
+		}
+		m, err := ReadManifest(bytes.NewReader(b), name, ReadOptions{Namespace: k.ns, Deployment: pick, KubernetesVersion: version})
 		if err != nil {
 			return nil, err
+		}
+		if pick != k.name {
+			m.label = pick
 		}
 		out = append(out, m)
 	}
@@ -157,24 +172,22 @@ func (g *globals) loadAll(cmd *cobra.Command, args []string) ([]*Manifest, error
 		if cerr != nil {
 			return nil, cerr
 		}
-		ms, err = ReadClusterAll(cmd.Context(), client, source)
+		ms, err = ReadClusterAll(cmd.Context(), client, source, g.version)
 	case "-":
-		ms, err = ReadManifestAll(cmd.InOrStdin(), "stdin")
+		ms, err = ReadManifestAll(cmd.InOrStdin(), "stdin", g.version)
 	default:
 		f, oerr := os.Open(g.file)
 		if oerr != nil {
 			return nil, oerr
 		}
 		defer f.Close()
-		ms, err = ReadManifestAll(f, g.file)
+		ms, err = ReadManifestAll(f, g.file, g.version)
 	}
 	if err != nil {
 		return nil, err
 	}
 	for _, m := range ms {
-		for _, n := range m.Notes {
-			fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
-		}
+		printNotes(cmd.ErrOrStderr(), m)
 	}
 	return ms, nil
 }
@@ -206,8 +219,8 @@ func (g *globals) statusAll(cmd *cobra.Command, args []string, f statusFlags) er
 	var rows []jsonVerdict
 	var failed, partial, waiting []string
 	for _, m := range ms {
-		name := m.Deployment.Namespace + "/" + m.Deployment.Name
-		if p := m.Partial(); p != "" {
+		name := m.key()
+		if p := m.Partial(); p != "" && !ReadsOnlyDeployment(f.tool) {
 			rows = append(rows, jsonVerdict{Deployment: name, Rule: f.tool, Verdict: "no verdict", Message: firstLine(p)})
 			partial = append(partial, name)
 			continue
@@ -227,7 +240,8 @@ func (g *globals) statusAll(cmd *cobra.Command, args []string, f statusFlags) er
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		var table bytes.Buffer
+		tw := tabwriter.NewWriter(&table, 0, 8, 2, ' ', 0)
 		fmt.Fprintf(tw, "NAMESPACE\tNAME\t%s\tMESSAGE\n", strings.ToUpper(string(f.tool)))
 		for i, r := range rows {
 			word := r.Verdict
@@ -241,9 +255,12 @@ func (g *globals) statusAll(cmd *cobra.Command, args []string, f statusFlags) er
 			if msg == "" {
 				msg = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ms[i].Deployment.Namespace, ms[i].Deployment.Name, word, msg)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ms[i].Deployment.Namespace, ms[i].name(), word, msg)
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, fitColumn(table.String())); err != nil {
 			return err
 		}
 	}
@@ -283,7 +300,7 @@ func (g *globals) diagnoseAll(cmd *cobra.Command, args []string, output string) 
 	var rows []jsonDiagnosis
 	var partial, refused []string
 	for _, m := range ms {
-		row := jsonDiagnosis{Deployment: m.Deployment.Namespace + "/" + m.Deployment.Name, Causes: []diagnose.Cause{}}
+		row := jsonDiagnosis{Deployment: m.key(), Causes: []diagnose.Cause{}}
 		if p := m.Partial(); p != "" {
 			row.Error = "no diagnosis: " + firstLine(p)
 			partial = append(partial, row.Deployment)
@@ -301,7 +318,8 @@ func (g *globals) diagnoseAll(cmd *cobra.Command, args []string, output string) 
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		var table bytes.Buffer
+		tw := tabwriter.NewWriter(&table, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAMESPACE\tNAME\tCAUSES\tFIRST CAUSE")
 		for i, r := range rows {
 			n, first := fmt.Sprint(len(r.Causes)), "rolled out, nothing holds it back"
@@ -311,9 +329,12 @@ func (g *globals) diagnoseAll(cmd *cobra.Command, args []string, output string) 
 			case len(r.Causes) > 0:
 				first = string(r.Causes[0].Kind) + ": " + r.Causes[0].Message()
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ms[i].Deployment.Namespace, ms[i].Deployment.Name, n, first)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ms[i].Deployment.Namespace, ms[i].name(), n, first)
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, fitColumn(table.String())); err != nil {
 			return err
 		}
 	}

@@ -25,10 +25,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -117,17 +120,21 @@ type globals struct {
 
 // exitCodesHelp is the table of exit codes the help prints.
 const exitCodesHelp = `Exit codes:
-  0  success; for simulate, the rollout completed
+  0  success; for simulate, the rollout completed; for diff, no rollout
   1  an error: bad flags or input; for status, a rollout past its progress
      deadline (as kubectl rollout status)
   2  simulate: the controller broke an invariant (please report it)
-  3  simulate: the rollout ended past its progress deadline
+  3  simulate: the rollout ended past its progress deadline; status --rule:
+     the tool fails the rollout
   4  simulate: the rollout stalled (nothing left to happen, not complete)
   5  simulate: --max-steps reached while still going
   6  simulate: the Deployment is paused
-  7  status, diagnose: the file lacks ReplicaSets the Deployment refers to
+  7  status --rule helm3|strict, diagnose: the file lacks ReplicaSets the
+     Deployment refers to
   8  status --rule: the rule's tool would keep waiting (with --watch: at
-     --timeout); a rule that fails the rollout exits 3`
+     --timeout)
+ 10  diff: applying the manifest rolls out a new ReplicaSet
+ 11  diff: applying the manifest rolls back to an existing ReplicaSet`
 
 // NewCommand returns the kubectl-deploysync command. clock gives the time
 // when --now is not set (time.Now in the binary).
@@ -143,7 +150,7 @@ func newCommand(stdout, stderr io.Writer, g *globals) *cobra.Command {
 	g.kube.Namespace = nil
 	root := &cobra.Command{
 		Use:   "kubectl-deploysync",
-		Short: "The Deployment controller's decisions, over a cluster's Deployment or a file of manifests",
+		Short: "The Deployment controller's decisions, on a cluster or a file",
 		Long: `kubectl deploysync runs kube-controller-manager v1.37.2's Deployment sync
 (github.com/deploysync/deploysync) over a Deployment read from the cluster of
 the current kubeconfig context (it only reads: the Deployment, the
@@ -154,8 +161,10 @@ ReplicaSets of its namespace and its pods), or over a file of manifests, such as
 ` + exitCodesHelp,
 		Example: `  kubectl deploysync plan deploy/web -n shop
   kubectl deploysync diagnose web --context prod -n shop
-  kubectl get deploy,rs,pods -n shop -l app=web -o yaml | kubectl deploysync plan -f -
-  kubectl deploysync simulate -f state.yaml --set-image web=nginx:1.29 --svg rollout.svg
+  kubectl get deploy,rs,pods -n shop -l app=web -o yaml |
+    kubectl deploysync plan -f -
+  kubectl deploysync simulate -f state.yaml --set-image web=nginx:1.29 \\
+    --svg rollout.svg
   kubectl deploysync status -f state.yaml`,
 		// kubectl runs the binary kubectl-deploysync as "kubectl deploysync".
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl deploysync"},
@@ -174,7 +183,8 @@ ReplicaSets of its namespace and its pods), or over a file of manifests, such as
 	pf.StringVar(&g.version, "kubernetes-version", "", "decide as this Kubernetes minor's controller and kubectl: "+strings.Join(deploysync.KubernetesVersions(), ", ")+
 		" (a server version such as v1.34.4-eks-1a2b3c is read as its minor; default 1.37)")
 	g.kube.AddFlags(pf)
-	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g), diagnoseCommand(g))
+	root.AddCommand(planCommand(g), simulateCommand(g), historyCommand(g), statusCommand(g), diagnoseCommand(g), diffCommand(g), versionCommand(g))
+	finishHelp(root)
 	return root
 }
 
@@ -212,20 +222,25 @@ func (g *globals) load(cmd *cobra.Command, args []string) (*Manifest, metav1.Tim
 	if len(args) == 1 {
 		m, err = g.readCluster(cmd, args[0])
 	} else if g.file == "-" {
-		m, err = ReadManifest(cmd.InOrStdin(), "stdin", g.namespace, g.deployment)
+		m, err = ReadManifest(cmd.InOrStdin(), "stdin", g.readOptions())
 	} else {
-		m, err = LoadManifest(g.file, g.namespace, g.deployment)
+		m, err = LoadManifest(g.file, g.readOptions())
 	}
 	if err != nil {
 		return nil, metav1.Time{}, err
 	}
-	for _, n := range m.Notes {
-		fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
-	}
+	printNotes(cmd.ErrOrStderr(), m)
 	if p := m.Partial(); p != "" && cmd.Name() != "status" {
-		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", p)
+		fmt.Fprintln(cmd.ErrOrStderr(), wrap("warning: "+p))
 	}
 	return m, metav1.NewTime(now.UTC()), nil
+}
+
+// printNotes writes the manifest's notes on w, wrapped.
+func printNotes(w io.Writer, m *Manifest) {
+	for _, n := range m.Notes {
+		fmt.Fprintln(w, wrapIndent("note: "+n, "      "))
+	}
 }
 
 // readCluster reads the Deployment named by arg from the cluster of the
@@ -239,7 +254,12 @@ func (g *globals) readCluster(cmd *cobra.Command, arg string) (*Manifest, error)
 	if err != nil {
 		return nil, err
 	}
-	return ReadCluster(cmd.Context(), client, source, ns, name)
+	return ReadCluster(cmd.Context(), client, source, ReadOptions{Namespace: ns, Deployment: name, KubernetesVersion: g.version})
+}
+
+// readOptions are the flags that choose what a stream is read for.
+func (g *globals) readOptions() ReadOptions {
+	return ReadOptions{Namespace: g.namespace, Deployment: g.deployment, KubernetesVersion: g.version}
 }
 
 // cluster returns a client of the cluster of the kubeconfig flags, the
@@ -322,7 +342,7 @@ func planCommand(g *globals) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "plan (deploy/NAME | -f FILE)",
-		Short: "Print what the controller would do now, with the reason of every write",
+		Short: "What the controller would do now, with the reason of each write",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output); err != nil {
@@ -351,7 +371,7 @@ func planCommand(g *globals) *cobra.Command {
 			if why != "" {
 				text += "\n" + why
 			}
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), text)
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), wrap(text))
 			return err
 		},
 	}
@@ -395,7 +415,8 @@ func writePlan(w io.Writer, output string, p deploysync.Plan, note string) error
 
 func simulateCommand(g *globals) *cobra.Command {
 	var (
-		svg, setImage           string
+		svg                     string
+		setImage                []string
 		tick, start, ready, end time.Duration
 		failureRate             float64
 		seed                    uint64
@@ -408,19 +429,12 @@ func simulateCommand(g *globals) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate (deploy/NAME | -f FILE) [--svg out.svg]",
-		Short: "Simulate the rollout from the file's state and print its timeline",
+		Short: "Simulate the rollout from the state and print its timeline",
 		Long: `Simulate the rollout from the file's state: pods start, become ready and
 terminate as the flags say, and the controller syncs whenever something
 changed. The table shows every step where something visible happened; the
 invariants hold the controller to what it does from the input onward (a state
-the input already breaks is reported as such, not as the controller's fault).
-
-The exit code says how the rollout ended:
-  0  Complete, or Held at --max-updated
-  3  ProgressDeadlineExceeded
-  4  Stalled                   5  step limit (--max-steps) reached
-  6  Paused                    2  an invariant broken by the controller
-  1  an error (bad flags or input, a world over --max-pods)`,
+the input already breaks is reported as such, not as the controller's fault).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output); err != nil {
@@ -453,7 +467,7 @@ The exit code says how the rollout ended:
 			for _, img := range failing {
 				opts = append(opts, simulate.WithFailingImage(img))
 			}
-			if setImage != "" {
+			if len(setImage) > 0 {
 				ch, err := parseSetImage(setImage)
 				if err != nil {
 					return err
@@ -475,12 +489,12 @@ The exit code says how the rollout ended:
 					return err
 				}
 			case transcript:
-				fmt.Fprint(out, tl.Transcript())
+				fmt.Fprint(out, wrap(tl.Transcript()))
 			default:
-				fmt.Fprintf(out, "Deployment %s, %s\n\n%s\n%s", tl.Deployment, tl.Strategy, tl.Table(), tl.Summary())
+				fmt.Fprintf(out, "%s\n\n%s\n%s", wrap("Deployment "+tl.Deployment+", "+tl.Strategy), fitTimeline(tl.Table()), wrapIndent(tl.Summary(), "                "))
 			}
 			if note != "" && output == "text" {
-				fmt.Fprintf(out, "why:            %s\n", indent(note, "                "))
+				fmt.Fprintf(out, "%s\n", wrapIndent("why:            "+indent(note, "                "), "                "))
 			}
 			if svg != "" {
 				f, err := os.Create(svg)
@@ -501,7 +515,7 @@ The exit code says how the rollout ended:
 	}
 	f := cmd.Flags()
 	f.StringVar(&svg, "svg", "", "also write an SVG chart of the replicas, pods and available pods over time")
-	f.StringVar(&setImage, "set-image", "", "change an image at the start, CONTAINER=IMAGE (as kubectl set image)")
+	f.StringSliceVar(&setImage, "set-image", nil, "change images at the start as kubectl set image does: CONTAINER=IMAGE (repeatable or comma-separated; init containers too), or '*=IMAGE' for every container")
 	f.DurationVar(&tick, "tick", time.Second, "simulated time between steps")
 	f.DurationVar(&start, "start-delay", 2*time.Second, "time from a pod's creation until it runs")
 	f.DurationVar(&ready, "readiness-delay", 3*time.Second, "time from running until ready")
@@ -529,18 +543,82 @@ func parseMaxUpdated(s deploysync.State, v string) (deploysync.Option, error) {
 	return opt, nil
 }
 
-func parseSetImage(s string) (simulate.Change, error) {
-	if c, img, ok := strings.Cut(s, "="); ok && c != "" && img != "" {
-		return simulate.SetImage(0, c, img), nil
+// parseSetImage reads --set-image's pairs as `kubectl set image` reads its
+// arguments (cmdutil.ParsePairs): NAME=IMAGE, a later pair for the same
+// name wins, "*" stands for every container and init container and cannot
+// be combined with other pairs. The change sets the image of the named
+// containers and init containers, and fails (as kubectl does) when a name
+// matches none.
+func parseSetImage(pairs []string) (simulate.Change, error) {
+	images := map[string]string{}
+	var names, bad []string
+	for _, p := range pairs {
+		name, img, ok := strings.Cut(p, "=")
+		if !ok || name == "" {
+			bad = append(bad, p)
+			continue
+		}
+		if _, seen := images[name]; !seen {
+			names = append(names, name)
+		}
+		images[name] = img
 	}
-	return simulate.Change{}, fmt.Errorf("--set-image %q: want CONTAINER=IMAGE", s)
+	switch {
+	case len(bad) > 0:
+		return simulate.Change{}, fmt.Errorf("--set-image: invalid image format: %s: want CONTAINER=IMAGE or '*=IMAGE'", strings.Join(bad, ", "))
+	case len(names) == 0:
+		return simulate.Change{}, errors.New("--set-image: at least one image update is required: CONTAINER=IMAGE or '*=IMAGE'")
+	case len(names) > 1 && images["*"] != "":
+		return simulate.Change{}, errors.New("--set-image: all containers are already specified by *, but saw more than one container_name=container_image pairs")
+	}
+	var desc []string
+	for _, n := range names {
+		desc = append(desc, n+"="+images[n])
+	}
+	return simulate.Change{Description: "set image " + strings.Join(desc, " "), Edit: func(d *appsv1.Deployment) error {
+		spec := &d.Spec.Template.Spec
+		var missing []string
+		for _, n := range names {
+			found := setImages(spec.InitContainers, n, images[n])
+			if setImages(spec.Containers, n, images[n]) {
+				found = true
+			}
+			if !found {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("set image: unable to find container named %s", strings.Join(quoteAll(missing), ", "))
+		}
+		return nil
+	}}, nil
+}
+
+// setImages sets the image of the containers named name ("*": all) and
+// reports whether one was.
+func setImages(cs []corev1.Container, name, image string) bool {
+	found := false
+	for i := range cs {
+		if name == "*" || cs[i].Name == name {
+			cs[i].Image, found = image, true
+		}
+	}
+	return found
+}
+
+func quoteAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Quote(x)
+	}
+	return out
 }
 
 func historyCommand(g *globals) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "history (deploy/NAME | -f FILE)",
-		Short: "Print the rollout history as kubectl rollout history does",
+		Short: "The rollout history, as kubectl rollout history prints it",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output); err != nil {
@@ -569,7 +647,7 @@ func diagnoseCommand(g *globals) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "diagnose (deploy/NAME | -f FILE)",
-		Short: "Say what holds the rollout back, most important first, and what would unblock it",
+		Short: "What holds the rollout back, and what would unblock it",
 		Long: `Say what holds the rollout back, most important first: each cause with its
 numbers and what would unblock it. A completed rollout has none. Like status,
 diagnose refuses a file that lacks ReplicaSets the Deployment refers to
@@ -605,7 +683,7 @@ diagnose refuses a file that lacks ReplicaSets the Deployment refers to
 				return err
 			}
 			for i, c := range causes {
-				if _, err := fmt.Fprintf(w, "%d. %s: %s\n   unblock: %s\n", i+1, c.Kind, c.Message(), c.Unblock); err != nil {
+				if _, err := fmt.Fprintln(w, wrap(fmt.Sprintf("%d. %s: %s\n   unblock: %s", i+1, c.Kind, c.Message(), c.Unblock))); err != nil {
 					return err
 				}
 			}

@@ -17,11 +17,15 @@ import (
 )
 
 // FuzzReadManifest feeds arbitrary bytes to the manifest loader (seeded with
-// the test manifests): it must answer with an error or a manifest, never
-// panic; and a manifest it accepts must give Sync a state that Sync answers
-// with a plan or a typed input error.
+// the test manifests and the stream corpus): the stream reader must yield
+// the objects kubectl's resource builder yields and err where it errs; the
+// loader must answer with an error or a manifest, never panic; and a
+// manifest it accepts must give Sync a state that Sync answers with a plan
+// or a typed input error.
 func FuzzReadManifest(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.yaml")
+	streams, _ := filepath.Glob("testdata/streams/*")
+	files = append(files, streams...)
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
@@ -31,7 +35,10 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte("---\n# only a comment\n---\n"))
 	now := metav1.NewTime(time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ReadManifest(bytes.NewReader(data), "fuzz.yaml", "", "")
+		if d := compareWithKubectl(data); d != "" {
+			t.Fatalf("the stream reader and kubectl's builder differ on %q:\n%s", data, d)
+		}
+		m, err := ReadManifest(bytes.NewReader(data), "fuzz.yaml", ReadOptions{})
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error message")
@@ -65,10 +72,10 @@ func hostileInputs() []hostileInput {
 	}
 	return []hostileInput{
 		{name: "billion laughs", reason: "nine levels of nine aliases each expand to 9^9 strings", input: laughs,
-			wantErr: "document 1: yaml: document contains excessive aliasing"},
+			wantErr: "line 1: error converting YAML to JSON: yaml: document contains excessive aliasing"},
 		{name: "deep nesting", reason: "10,001 nested flow sequences, one more than the YAML library allows", input: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations: " +
 			strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n",
-			wantErr: "document 1: yaml: line 5: exceeded max depth of 10000"},
+			wantErr: "line 5: error converting YAML to JSON: yaml: exceeded max depth of 10000"},
 	}
 }
 
@@ -79,7 +86,7 @@ func TestReadManifestHostile(t *testing.T) {
 	for _, tc := range hostileInputs() {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			_, err := ReadManifest(strings.NewReader(tc.input), "hostile.yaml", "", "")
+			_, err := ReadManifest(strings.NewReader(tc.input), "hostile.yaml", ReadOptions{})
 			if err == nil || err.Error() != "hostile.yaml: "+tc.wantErr {
 				t.Fatalf("%s: want error %q, got %v", tc.reason, "hostile.yaml: "+tc.wantErr, err)
 			}

@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -17,8 +16,10 @@ import (
 // pods its selector matches from a cluster, as the controller's caches hold
 // them, and makes a Manifest of them as LoadManifest makes one of a file
 // (same defaulting, notes and gaps). It only reads: get and list.
-// source names the cluster in messages (e.g. its kubeconfig context).
-func ReadCluster(ctx context.Context, c kubernetes.Interface, source, namespace, name string) (*Manifest, error) {
+// source names the cluster in messages (e.g. its kubeconfig context);
+// opts.Namespace and opts.Deployment name the Deployment.
+func ReadCluster(ctx context.Context, c kubernetes.Interface, source string, opts ReadOptions) (*Manifest, error) {
+	namespace, name := opts.Namespace, opts.Deployment
 	d, err := c.AppsV1().Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
@@ -38,7 +39,7 @@ func ReadCluster(ctx context.Context, c kubernetes.Interface, source, namespace,
 	objs := []object{{obj: d, source: "deployment " + name}}
 	objs = append(objs, listed("replicasets", rss.Items, func(rs *appsv1.ReplicaSet) runtime.Object { return rs })...)
 	objs = append(objs, listed("pods", pods.Items, func(p *corev1.Pod) runtime.Object { return p })...)
-	m := &Manifest{File: source, Pods: map[types.UID][]*corev1.Pod{}, sources: map[string]string{}}
+	m := newManifest(source, opts.KubernetesVersion)
 	if err := m.pick(objs, namespace, name); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}

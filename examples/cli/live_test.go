@@ -26,7 +26,7 @@ func TestReadClusterEqualsFile(t *testing.T) {
 		{"testdata/stuck.yaml", "two ReplicaSets past the deadline"},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
-			file, err := LoadManifest(tt.file, "", "")
+			file, err := LoadManifest(tt.file, ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func TestReadClusterEqualsFile(t *testing.T) {
 				}
 			}
 			client := fake.NewClientset(objs...)
-			live, err := ReadCluster(context.Background(), client, "the fake", file.Deployment.Namespace, file.Deployment.Name)
+			live, err := ReadCluster(context.Background(), client, "the fake", ReadOptions{Namespace: file.Deployment.Namespace, Deployment: file.Deployment.Name})
 			if err != nil {
 				t.Fatal(err)
 			}

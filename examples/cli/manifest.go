@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -15,9 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
@@ -38,17 +37,48 @@ type Manifest struct {
 	// Gaps say what the Deployment's status, conditions or revision refer to
 	// that the file lacks (see [Manifest.Partial]).
 	Gaps []string
-	// sources maps "Kind namespace/name" to the document it came from.
+	// sources maps "Kind namespace/name" to where in the stream it is.
 	sources map[string]string
+	// version is the minor whose apiserver defaults what never passed one.
+	version string
+	// label names the Deployment where its name repeats in the stream
+	// (NAME#N, as --deployment picks it); "" otherwise.
+	label string
 }
+
+// name is the Deployment as output names it: NAME, or NAME#N when the
+// name repeats in its namespace in the stream.
+func (m *Manifest) name() string {
+	if m.label != "" {
+		return m.label
+	}
+	return m.Deployment.Name
+}
+
+// key is namespace/name (see [Manifest.name]).
+func (m *Manifest) key() string { return m.Deployment.Namespace + "/" + m.name() }
 
 // State returns the manifest as a deploysync.State at now.
 func (m *Manifest) State(now metav1.Time) deploysync.State {
 	return deploysync.State{Deployment: m.Deployment, ReplicaSets: m.ReplicaSets, Pods: m.Pods, Now: now.Time}
 }
 
+// ReadOptions choose what a manifest is read for.
+type ReadOptions struct {
+	// Namespace, when set (kubectl's -n), keeps only the objects of that
+	// namespace and gives it to objects that have none.
+	Namespace string
+	// Deployment names the Deployment to pick among several: NAME, or
+	// NAME#N for the Nth Deployment of that name in the stream.
+	Deployment string
+	// KubernetesVersion is the minor whose apiserver defaults objects that
+	// never passed one ("" for the library's default minor).
+	KubernetesVersion string
+}
+
 // newDecoder returns a strict decoder of apps/v1 and v1 objects: unknown
-// and duplicate fields are errors that name the field.
+// fields are errors that name the field, as an apiserver's strict field
+// validation (kubectl apply's default) refuses them.
 var newDecoder = sync.OnceValues(func() (runtime.Decoder, error) {
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{appsv1.AddToScheme, corev1.AddToScheme} {
@@ -63,44 +93,67 @@ var newDecoder = sync.OnceValues(func() (runtime.Decoder, error) {
 type object struct {
 	obj    runtime.Object
 	source string
+	// raw is the object as the stream has it, as JSON (nil for objects
+	// read from a cluster).
+	raw []byte
 }
 
-// LoadManifest reads a file of YAML or JSON documents — several documents
-// separated by "---", or a v1 List as `kubectl get deploy,rs,pods -o yaml`
-// prints it — and picks the Deployment named deployment (or the only one).
-// A namespace other than "" (kubectl's -n) keeps only the objects of that
-// namespace and gives it to objects that have none; without it a
-// Deployment without namespace is in "default". It keeps the ReplicaSets
-// of the Deployment's namespace and the pods they control. Objects that
-// never passed an apiserver (no metadata.uid) get its defaults
-// (deployutil.SetDefaults, deployutil.SetReplicaSetDefaults), a UID derived
-// from their name and generation 1; objects with a uid that lack the
-// defaults every apiserver sets (an edited file) get them too; the Notes say
-// so. Gaps lists what the Deployment refers to but the file lacks. Only
-// apps/v1 Deployments and ReplicaSets are read. Errors name the file, the
-// document and the field.
-func LoadManifest(path, namespace, deployment string) (*Manifest, error) {
+// LoadManifest reads a file of manifests as `kubectl apply -f` reads it
+// (see [ReadManifest]).
+func LoadManifest(path string, opts ReadOptions) (*Manifest, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadManifest(f, path, namespace, deployment)
+	return ReadManifest(f, path, opts)
 }
 
-// ReadManifest is LoadManifest on a reader; name stands for the file in
-// messages.
-func ReadManifest(r io.Reader, name, namespace, deployment string) (*Manifest, error) {
-	objs, err := decodeAll(r)
+// ReadManifest reads a stream of manifests as `kubectl apply -f` reads it
+// — YAML documents separated by "---" (comments, anchors, a byte order
+// mark, CRLF line ends), concatenated JSON objects as `kubectl cluster-info
+// dump` writes them, Lists as `kubectl get -o yaml` prints them — and picks
+// the Deployment opts.Deployment names, or the only one. name stands for
+// the stream in messages.
+//
+// It keeps the apps/v1 Deployments and ReplicaSets and the v1 Pods; every
+// other object, of any group, version or kind, is skipped, and one note
+// counts them by kind. A Deployment or ReplicaSet of a version no apiserver
+// serves any more (extensions/v1beta1, apps/v1beta1, apps/v1beta2) is an
+// error, and so is an unknown field in the objects kept, which an
+// apiserver's strict field validation refuses. Errors name the line of the
+// stream where the object's document starts (a YAML syntax error its own
+// line), and the object.
+//
+// Without opts.Namespace a Deployment without namespace is in "default".
+// It keeps the ReplicaSets of the Deployment's namespace and the pods they
+// control. Objects that never passed an apiserver (no metadata.uid) get the
+// defaults of opts.KubernetesVersion's apiserver, a UID derived from their
+// name and generation 1; objects with a uid that lack the defaults every
+// apiserver sets (an edited file) get them too; the Notes say so. Gaps
+// lists what the Deployment refers to but the stream lacks.
+func ReadManifest(r io.Reader, name string, opts ReadOptions) (*Manifest, error) {
+	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	m := &Manifest{File: name, Pods: map[types.UID][]*corev1.Pod{}, sources: map[string]string{}}
-	if err := m.pick(objs, namespace, deployment); err != nil {
+	objs, skipped, err := decodeAll(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	m := newManifest(name, opts.KubernetesVersion)
+	if skipped != "" {
+		m.note("%s", skipped)
+	}
+	if err := m.pick(objs, opts.Namespace, opts.Deployment); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	m.Gaps = findGaps(m.Deployment, m.ReplicaSets)
 	return m, nil
+}
+
+func newManifest(file, version string) *Manifest {
+	return &Manifest{File: file, Pods: map[types.UID][]*corev1.Pod{}, sources: map[string]string{}, version: version}
 }
 
 // Partial returns a message saying what the file lacks and the command that
@@ -120,106 +173,103 @@ func (m *Manifest) Partial() string {
 	return b.String()
 }
 
-func decodeAll(r io.Reader) ([]object, error) {
-	yr := utilyaml.NewYAMLReader(bufio.NewReader(r))
-	var out []object
-	for doc := 1; ; doc++ {
-		raw, err := yr.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", doc, err)
-		}
-		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
-			doc--
-			continue
-		}
-		src := fmt.Sprintf("document %d", doc)
-		objs, err := decode(raw, src)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, objs...)
-	}
-}
+// The kinds a manifest keeps.
+var (
+	deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment")
+	replicaSetKind = appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
+	podKind        = corev1.SchemeGroupVersion.WithKind("Pod")
+)
 
-// stripComments drops comment lines and document markers ("---", "..."),
-// so a document of comments only (as `helm template` prints one for every
-// template that renders to nothing) counts as empty.
-func stripComments(b []byte) []byte {
-	var out []byte
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		t := bytes.TrimSpace(line)
-		if string(t) == "---" || string(t) == "..." {
-			continue
-		}
-		if len(t) > 0 && t[0] != '#' {
-			out = append(out, line...)
-			out = append(out, '\n')
-		}
+// decodeAll reads the stream (see [readStream]) and decodes the objects a
+// manifest keeps into their types. It returns them, and a note counting the
+// objects skipped by kind ("" if none).
+func decodeAll(b []byte) ([]object, string, error) {
+	objs, errs := readStream(b)
+	if len(errs) > 0 {
+		return nil, "", errors.Join(errs...)
 	}
-	return out
-}
-
-func decode(raw []byte, src string) ([]object, error) {
 	decoder, err := newDecoder()
 	if err != nil {
-		return nil, err
-	}
-	obj, _, err := decoder.Decode(raw, nil, nil)
-	if err != nil {
-		if old := oldAPIVersion(raw); old != "" {
-			return nil, fmt.Errorf("%s: %s", src, old)
-		}
-		return nil, fmt.Errorf("%s: %w", src, err)
-	}
-	var items []runtime.RawExtension
-	switch l := obj.(type) {
-	case *corev1.List:
-		items = l.Items
-	case *appsv1.DeploymentList:
-		return listed(src, l.Items, func(x *appsv1.Deployment) runtime.Object { return x }), nil
-	case *appsv1.ReplicaSetList:
-		return listed(src, l.Items, func(x *appsv1.ReplicaSet) runtime.Object { return x }), nil
-	case *corev1.PodList:
-		return listed(src, l.Items, func(x *corev1.Pod) runtime.Object { return x }), nil
-	default:
-		return []object{{obj: obj, source: src}}, nil
+		return nil, "", err
 	}
 	var out []object
-	for i, it := range items {
-		isrc := fmt.Sprintf("%s, items[%d]", src, i)
-		objs, err := decode(it.Raw, isrc)
-		if err != nil {
-			return nil, err
+	var skipped kindCounts
+	for _, o := range objs {
+		gvk := o.obj.GroupVersionKind()
+		switch gvk {
+		case deploymentKind, replicaSetKind, podKind:
+		default:
+			if old := oldAPIVersion(gvk, o.obj.GetName()); old != "" {
+				errs = append(errs, fmt.Errorf("%s: %s", o.where(), old))
+			} else {
+				skipped.add(gvk)
+			}
+			continue
 		}
-		out = append(out, objs...)
+		raw, err := o.obj.MarshalJSON()
+		if err != nil {
+			return nil, "", err
+		}
+		obj, _, err := decoder.Decode(raw, nil, nil)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s %s: %w", o.where(), gvk.Kind, o.obj.GetName(), err))
+			continue
+		}
+		out = append(out, object{obj: obj, source: o.where(), raw: raw})
 	}
-	return out, nil
+	if len(errs) > 0 {
+		return nil, "", errors.Join(errs...)
+	}
+	return out, skipped.note(), nil
+}
+
+// kindCounts counts objects by kind, in the order first seen.
+type kindCounts struct {
+	order []schema.GroupVersionKind
+	n     map[schema.GroupVersionKind]int
+}
+
+func (k *kindCounts) add(gvk schema.GroupVersionKind) {
+	if k.n == nil {
+		k.n = map[schema.GroupVersionKind]int{}
+	}
+	if k.n[gvk] == 0 {
+		k.order = append(k.order, gvk)
+	}
+	k.n[gvk]++
+}
+
+// note is "skipped 4 objects that are not Deployments, ReplicaSets or Pods:
+// 2 Service (v1), 1 ConfigMap (v1), 1 Broker (eventing.knative.dev/v1)".
+func (k *kindCounts) note() string {
+	if len(k.order) == 0 {
+		return ""
+	}
+	total := 0
+	parts := make([]string, len(k.order))
+	for i, gvk := range k.order {
+		total += k.n[gvk]
+		parts[i] = fmt.Sprintf("%d %s (%s)", k.n[gvk], gvk.Kind, gvk.GroupVersion())
+	}
+	what := "objects that are not Deployments, ReplicaSets or Pods"
+	if total == 1 {
+		what = "object that is not a Deployment, ReplicaSet or Pod"
+	}
+	return fmt.Sprintf("skipped %d %s: %s", total, what, strings.Join(parts, ", "))
 }
 
 // oldAPIVersion returns a message for a Deployment or ReplicaSet of an API
 // version apiservers no longer serve, or "" for anything else.
-func oldAPIVersion(raw []byte) string {
-	var head struct {
-		metav1.TypeMeta `json:",inline"`
-		Metadata        struct {
-			Name string `json:"name"`
-		} `json:"metadata"`
-	}
-	if utilyaml.Unmarshal(raw, &head) != nil {
-		return ""
-	}
-	switch head.Kind {
+func oldAPIVersion(gvk schema.GroupVersionKind, name string) string {
+	switch gvk.Kind {
 	case "Deployment", "ReplicaSet":
 	default:
 		return ""
 	}
-	switch head.APIVersion {
+	switch gv := gvk.GroupVersion().String(); gv {
 	case "extensions/v1beta1", "apps/v1beta1", "apps/v1beta2":
 		return fmt.Sprintf("%s %s is %s: apps/v1 only: convert it with kubectl convert or change apiVersion to apps/v1 (apps/v1 also requires spec.selector, and its defaults differ)",
-			head.Kind, head.Metadata.Name, head.APIVersion)
+			gvk.Kind, name, gv)
 	}
 	return ""
 }
@@ -232,6 +282,9 @@ func listed[T any](src string, items []T, obj func(*T) runtime.Object) []object 
 	return out
 }
 
+// pick chooses the Deployment and keeps what belongs to it. name is
+// NAME, or NAME#N for the Nth Deployment of that name (in the namespace,
+// if one is given), counted in stream order.
 func (m *Manifest) pick(objs []object, namespace, name string) error {
 	if namespace != "" {
 		kept := objs[:0:0]
@@ -251,9 +304,52 @@ func (m *Manifest) pick(objs []object, namespace, name string) error {
 		}
 		objs = kept
 	}
+	picked, err := m.pickDeployment(objs, namespace, name)
+	if err != nil {
+		return err
+	}
+	deployments := []object{picked}
+	d := deployments[0].obj.(*appsv1.Deployment)
+	if d.Namespace == "" {
+		d.Namespace = "default"
+		m.note("Deployment %s has no namespace: using %q (set another with -n)", d.Name, d.Namespace)
+	}
+	if m.Deployment, err = m.defaultDeployment(d, picked.source); err != nil {
+		return err
+	}
+	var pods []object
+	for _, o := range objs {
+		switch x := o.obj.(type) {
+		case *appsv1.ReplicaSet:
+			if x.Namespace == "" {
+				x.Namespace = d.Namespace
+			}
+			if x.Namespace == d.Namespace {
+				rs, err := m.defaultReplicaSet(x, o.source)
+				if err != nil {
+					return err
+				}
+				m.ReplicaSets = append(m.ReplicaSets, rs)
+			}
+		case *corev1.Pod:
+			pods = append(pods, o)
+		}
+	}
+	m.groupPods(pods)
+	return nil
+}
+
+// pickDeployment chooses the Deployment name picks (NAME or NAME#N) among
+// objs, of the namespace if one is given.
+func (m *Manifest) pickDeployment(objs []object, namespace, name string) (object, error) {
+	name, nth, err := splitNth(name)
+	if err != nil {
+		return object{}, err
+	}
 	var deployments []object
 	for _, o := range objs {
-		if d, ok := o.obj.(*appsv1.Deployment); ok && (name == "" || d.Name == name) {
+		d, ok := o.obj.(*appsv1.Deployment)
+		if ok && (name == "" || d.Name == name) && (namespace == "" || d.Namespace == namespace || d.Namespace == "") {
 			deployments = append(deployments, o)
 		}
 	}
@@ -263,59 +359,74 @@ func (m *Manifest) pick(objs []object, namespace, name string) error {
 	}
 	switch {
 	case len(deployments) == 0 && name != "":
-		return fmt.Errorf("no Deployment named %q%s", name, in)
+		return object{}, fmt.Errorf("no Deployment named %q%s", name, in)
 	case len(deployments) == 0:
-		return fmt.Errorf("no Deployment in the file%s", in)
+		return object{}, fmt.Errorf("no Deployment in the file%s", in)
+	case nth > len(deployments):
+		return object{}, fmt.Errorf("--deployment %s#%d: the file has %d Deployments named %s%s", name, nth, len(deployments), name, in)
+	case nth > 0:
+		return deployments[nth-1], nil
 	case len(deployments) > 1:
-		var names []string
-		namespaces := map[string]bool{}
-		for _, o := range deployments {
-			d := o.obj.(*appsv1.Deployment)
-			namespaces[d.Namespace] = true
-			if d.Namespace != "" {
-				names = append(names, d.Namespace+"/"+d.Name)
-			} else {
-				names = append(names, d.Name)
+		return object{}, chooseOne(deployments, in)
+	}
+	return deployments[0], nil
+}
+
+// splitNth reads --deployment NAME or NAME#N (N from 1).
+func splitNth(s string) (string, int, error) {
+	name, n, ok := strings.Cut(s, "#")
+	if !ok {
+		return s, 0, nil
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil || i < 1 || name == "" {
+		return "", 0, fmt.Errorf("--deployment %q: want NAME, or NAME#N for the Nth Deployment of that name in the file (N from 1)", s)
+	}
+	return name, i, nil
+}
+
+// chooseOne is the error for a stream of several Deployments: it names
+// each so that --deployment (and -n) can pick it, NAME#N where a name
+// repeats in a namespace, with the line where each starts.
+func chooseOne(deployments []object, in string) error {
+	namespaces := map[string]bool{}
+	seen := map[string]int{}
+	repeated := false
+	var names []string
+	for _, o := range deployments {
+		d := o.obj.(*appsv1.Deployment)
+		namespaces[d.Namespace] = true
+		n := d.Name
+		if d.Namespace != "" {
+			n = d.Namespace + "/" + d.Name
+		}
+		seen[n]++
+		if seen[n] > 1 {
+			repeated = true
+		}
+		names = append(names, fmt.Sprintf("%s#%d (%s)", n, seen[n], o.source))
+	}
+	for i, o := range deployments {
+		d := o.obj.(*appsv1.Deployment)
+		n := d.Name
+		if d.Namespace != "" {
+			n = d.Namespace + "/" + d.Name
+		}
+		if seen[n] == 1 { // a name of its own: no #N
+			names[i] = n
+			if repeated {
+				names[i] += " (" + o.source + ")"
 			}
 		}
-		how := "choose one with --deployment"
-		if len(namespaces) > 1 {
-			how = "choose one with -n and --deployment"
-		}
-		return fmt.Errorf("%d Deployments%s (%s): %s", len(deployments), in, strings.Join(names, ", "), how)
 	}
-	d := deployments[0].obj.(*appsv1.Deployment)
-	if d.Namespace == "" {
-		d.Namespace = "default"
-		m.note("Deployment %s has no namespace: using %q (set another with -n)", d.Name, d.Namespace)
+	how := "choose one with --deployment"
+	if len(namespaces) > 1 {
+		how = "choose one with -n and --deployment"
 	}
-	m.Deployment = m.defaultDeployment(d, deployments[0].source)
-	var pods []object
-	for _, o := range objs {
-		switch x := o.obj.(type) {
-		case *appsv1.Deployment:
-		case *appsv1.ReplicaSet:
-			if x.Namespace == "" {
-				x.Namespace = d.Namespace
-			}
-			if x.Namespace == d.Namespace {
-				m.ReplicaSets = append(m.ReplicaSets, m.defaultReplicaSet(x, o.source))
-			}
-		case *corev1.Pod:
-			pods = append(pods, o)
-		default:
-			what := fmt.Sprintf("%T", o.obj)
-			if gvk := o.obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
-				what = gvk.Kind
-			}
-			if acc, err := meta.Accessor(o.obj); err == nil {
-				what += " " + acc.GetName()
-			}
-			m.note("%s: ignoring %s", o.source, what)
-		}
+	if repeated {
+		how += " (NAME#N for the Nth of a repeated name; kubectl apply would apply each in turn, the last one winning)"
 	}
-	m.groupPods(pods)
-	return nil
+	return fmt.Errorf("%d Deployments%s (%s): %s", len(deployments), in, strings.Join(names, ", "), how)
 }
 
 func (m *Manifest) note(format string, args ...any) {
@@ -326,24 +437,32 @@ func (m *Manifest) note(format string, args ...any) {
 // metadata.uid on every object it stores.
 func neverSeen(meta *metav1.ObjectMeta) bool { return meta.UID == "" }
 
-func (m *Manifest) defaultDeployment(d *appsv1.Deployment, src string) *appsv1.Deployment {
+func (m *Manifest) defaultDeployment(d *appsv1.Deployment, src string) (*appsv1.Deployment, error) {
 	m.sources["Deployment "+d.Namespace+"/"+d.Name] = src
 	if !neverSeen(&d.ObjectMeta) {
 		if missing := missingDeploymentDefaults(d); len(missing) > 0 {
-			d = deployutil.SetDefaults(d)
-			m.note("Deployment %s/%s (%s) has a metadata.uid but lacks defaults every apiserver sets (%s): was the file edited? Filled in the apiserver's defaults for every unset field",
-				d.Namespace, d.Name, src, strings.Join(missing, ", "))
+			dd, err := apiserverDefaults(m.version, d)
+			if err != nil {
+				return nil, fmt.Errorf("%s: Deployment %s/%s: %w", src, d.Namespace, d.Name, err)
+			}
+			m.note("Deployment %s/%s (%s) has a metadata.uid but lacks defaults every apiserver sets (%s): was the file edited? Filled in the defaults of the Kubernetes %s apiserver for every unset field",
+				d.Namespace, d.Name, src, strings.Join(missing, ", "), minorName(m.version))
+			return dd, nil
 		}
-		return d
+		return d, nil
 	}
-	d = deployutil.SetDefaults(d)
+	dd, err := apiserverDefaults(m.version, d)
+	if err != nil {
+		return nil, fmt.Errorf("%s: Deployment %s/%s: %w", src, d.Namespace, d.Name, err)
+	}
+	d = dd
 	d.UID = types.UID(d.Name + "-uid")
 	if d.Generation == 0 {
 		d.Generation = 1
 	}
-	m.note("Deployment %s/%s (%s) has no metadata.uid, so it never passed an apiserver: filled in the apiserver's defaults for every unset field, uid %q, generation %d",
-		d.Namespace, d.Name, src, d.UID, d.Generation)
-	return d
+	m.note("Deployment %s/%s (%s) has no metadata.uid, so it never passed an apiserver: filled in the defaults of the Kubernetes %s apiserver for every unset field, uid %q, generation %d",
+		d.Namespace, d.Name, src, minorName(m.version), d.UID, d.Generation)
+	return d, nil
 }
 
 // missingDeploymentDefaults names the spec fields an apiserver always sets
@@ -371,24 +490,32 @@ func missingDeploymentDefaults(d *appsv1.Deployment) []string {
 	return out
 }
 
-func (m *Manifest) defaultReplicaSet(rs *appsv1.ReplicaSet, src string) *appsv1.ReplicaSet {
+func (m *Manifest) defaultReplicaSet(rs *appsv1.ReplicaSet, src string) (*appsv1.ReplicaSet, error) {
 	m.sources["ReplicaSet "+rs.Namespace+"/"+rs.Name] = src
 	if !neverSeen(&rs.ObjectMeta) {
 		if rs.Spec.Replicas == nil {
-			rs = deployutil.SetReplicaSetDefaults(rs)
-			m.note("ReplicaSet %s/%s (%s) has a metadata.uid but lacks spec.replicas, which every apiserver sets: was the file edited? Filled in the apiserver's defaults for every unset field",
-				rs.Namespace, rs.Name, src)
+			dr, err := apiserverReplicaSetDefaults(m.version, rs)
+			if err != nil {
+				return nil, fmt.Errorf("%s: ReplicaSet %s/%s: %w", src, rs.Namespace, rs.Name, err)
+			}
+			m.note("ReplicaSet %s/%s (%s) has a metadata.uid but lacks spec.replicas, which every apiserver sets: was the file edited? Filled in the defaults of the Kubernetes %s apiserver for every unset field",
+				rs.Namespace, rs.Name, src, minorName(m.version))
+			return dr, nil
 		}
-		return rs
+		return rs, nil
 	}
-	rs = deployutil.SetReplicaSetDefaults(rs)
+	dr, err := apiserverReplicaSetDefaults(m.version, rs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: ReplicaSet %s/%s: %w", src, rs.Namespace, rs.Name, err)
+	}
+	rs = dr
 	rs.UID = types.UID(rs.Name + "-uid")
 	if rs.Generation == 0 {
 		rs.Generation = 1
 	}
-	m.note("ReplicaSet %s/%s (%s) has no metadata.uid, so it never passed an apiserver: filled in the apiserver's defaults for every unset field, uid %q, generation %d",
-		rs.Namespace, rs.Name, src, rs.UID, rs.Generation)
-	return rs
+	m.note("ReplicaSet %s/%s (%s) has no metadata.uid, so it never passed an apiserver: filled in the defaults of the Kubernetes %s apiserver for every unset field, uid %q, generation %d",
+		rs.Namespace, rs.Name, src, minorName(m.version), rs.UID, rs.Generation)
+	return rs, nil
 }
 
 // groupPods keys pods by the UID of their controlling ReplicaSet; pods of

@@ -68,6 +68,19 @@ func findGaps(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []string {
 	return gaps
 }
 
+// partialSummary is the first gap of a partial manifest, in a clause:
+// "the file lacks its ReplicaSets (its status counts ...)".
+func partialSummary(m *Manifest) string {
+	if len(m.Gaps) == 0 {
+		return "nothing is missing"
+	}
+	more := ""
+	if len(m.Gaps) > 1 {
+		more = fmt.Sprintf(" (+%d more)", len(m.Gaps)-1)
+	}
+	return fmt.Sprintf("%s lacks what the Deployment refers to: %s%s", m.File, m.Gaps[0], more)
+}
+
 // ownReplicaSets returns the ReplicaSets the Deployment controls, or would
 // adopt (no controller, labels matching its selector).
 func ownReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {

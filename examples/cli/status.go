@@ -59,6 +59,18 @@ func RuleVerdict(tool verdict.Tool, m *Manifest) verdict.Verdict {
 	return verdict.KubectlStatus(d)
 }
 
+// ReadsOnlyDeployment reports whether the tool's rule reads the Deployment
+// alone (kubectl rollout status, kstatus, Helm 4, Argo CD), so that it
+// answers on a file that lacks the Deployment's ReplicaSets; Helm 3 (the
+// new ReplicaSet) and strict (the ReplicaSets and their pods) read more.
+func ReadsOnlyDeployment(tool verdict.Tool) bool {
+	switch tool {
+	case verdict.Helm3, verdict.StrictTool:
+		return false
+	}
+	return true
+}
+
 // RuleExit is the error status --rule returns for a verdict: nil when done,
 // an [*ExitError] with [ExitDeadlineExceeded] when the tool fails the
 // rollout, with [ExitNotDone] when it would keep waiting.
@@ -123,7 +135,7 @@ type jsonVerdict struct {
 }
 
 func verdictJSON(m *Manifest, v verdict.Verdict) jsonVerdict {
-	return jsonVerdict{Deployment: m.Deployment.Namespace + "/" + m.Deployment.Name, Rule: v.Tool, Verdict: verdictWord(v),
+	return jsonVerdict{Deployment: m.key(), Rule: v.Tool, Verdict: verdictWord(v),
 		Status: v.Status, Message: v.Message, Reasons: v.Reasons}
 }
 
@@ -141,8 +153,8 @@ type statusFlags struct {
 func statusCommand(g *globals) *cobra.Command {
 	var f statusFlags
 	cmd := &cobra.Command{
-		Use:   "status (deploy/NAME | -f FILE | -A) [--rule RULE] [--watch]",
-		Short: "Print the rollout status as kubectl rollout status does, or as another tool's wait decides",
+		Use:   "status (deploy/NAME | -f FILE | -A) [--rule RULE]",
+		Short: "The rollout status, as kubectl or another tool says it",
 		Long: `Without --rule, print what kubectl rollout status --watch=false prints for the
 Deployment as it stands, and fail (exit code 1) as it does on a rollout past
 its progress deadline.
@@ -163,7 +175,8 @@ verdict is one line of JSON; with -o yaml one YAML document.
 -A prints one row per Deployment of every namespace of the cluster (or of the
 file), and exits with the worst row's code under --rule.`,
 		Example: `  kubectl deploysync status deploy/web -n shop
-  kubectl deploysync status deploy/web -n shop --rule kstatus --watch --timeout 5m
+  kubectl deploysync status deploy/web -n shop --rule kstatus --watch \\
+    --timeout 5m
   kubectl deploysync status -A --rule strict
   kubectl deploysync status -f state.yaml --rule helm3 -o yaml`,
 		Args: cobra.MaximumNArgs(1),
@@ -195,7 +208,10 @@ file), and exits with the worst row's code under --rule.`,
 				return err
 			}
 			if p := m.Partial(); p != "" {
-				return &ExitError{Code: ExitPartialInput, Err: fmt.Errorf("no verdict: %s", p)}
+				if !ReadsOnlyDeployment(f.tool) {
+					return &ExitError{Code: ExitPartialInput, Err: fmt.Errorf("no verdict: %s reads the ReplicaSets: %s", f.tool, p)}
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s reads the Deployment alone, so its verdict holds although %s\n", f.tool, partialSummary(m))
 			}
 			v := RuleVerdict(f.tool, m)
 			if err := writeVerdict(cmd.OutOrStdout(), m, v, f, writeStructured); err != nil {
@@ -226,7 +242,7 @@ func writeVerdict(w io.Writer, m *Manifest, v verdict.Verdict, f statusFlags, wr
 		_, err := io.WriteString(w, v.Message)
 		return err
 	}
-	_, err := io.WriteString(w, VerdictText(v))
+	_, err := io.WriteString(w, wrap(VerdictText(v)))
 	return err
 }
 
@@ -271,7 +287,9 @@ func (g *globals) watchStatus(cmd *cobra.Command, args []string, f statusFlags) 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	read := func(ctx context.Context) (*Manifest, error) { return ReadCluster(ctx, client, source, ns, name) }
+	read := func(ctx context.Context) (*Manifest, error) {
+		return ReadCluster(ctx, client, source, ReadOptions{Namespace: ns, Deployment: name, KubernetesVersion: g.version})
+	}
 	return watchVerdicts(ctx, read, f, g.sleeper(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 }
 
@@ -303,7 +321,7 @@ func watchVerdicts(ctx context.Context, read func(context.Context) (*Manifest, e
 				fmt.Fprintf(stderr, "reading again in %s: %s\n", f.interval, msg)
 				lastErr = msg
 			}
-		case m.Partial() != "":
+		case m.Partial() != "" && !ReadsOnlyDeployment(f.tool):
 			lastErr = ""
 			if p := m.Partial(); p != lastPartial {
 				fmt.Fprintln(stderr, "no verdict yet:", p)

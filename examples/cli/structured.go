@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/kubectl"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -77,11 +79,24 @@ type jsonStep struct {
 	Totals       jsonCounts          `json:"totals"`
 }
 
-// jsonStepAction is an action of a step: its type, summary and reason.
+// jsonStepAction is an action of a step in the vocabulary of plan -o json
+// (the library's action JSON): its kind, its reasons as data (rule, values,
+// text) and its text; without the objects, which plan -o json carries.
 type jsonStepAction struct {
-	Type    string `json:"type"`
-	Summary string `json:"summary"`
-	Reason  string `json:"reason"`
+	Kind string          `json:"kind"`
+	Why  json.RawMessage `json:"why"`
+	Text string          `json:"text"`
+}
+
+// stepAction is the action's library JSON cut to kind, why and text.
+func stepAction(a action.Action) jsonStepAction {
+	var full jsonStepAction
+	b, err := json.Marshal(a)
+	if err != nil || json.Unmarshal(b, &full) != nil || full.Kind == "" {
+		// Every action marshals (action's json.go); keep the words if not.
+		return jsonStepAction{Kind: fmt.Sprintf("%T", a)[len("*action."):], Why: json.RawMessage("[]"), Text: a.String()}
+	}
+	return full
 }
 
 // jsonReplicaSetRow is one ReplicaSet at a step.
@@ -115,7 +130,7 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 			js.Error = s.Err.Error()
 		}
 		for _, a := range s.Actions {
-			js.Actions = append(js.Actions, jsonStepAction{Type: fmt.Sprintf("%T", a)[len("*action."):], Summary: a.String(), Reason: a.Explain()})
+			js.Actions = append(js.Actions, stepAction(a))
 		}
 		for _, rs := range s.ReplicaSets {
 			js.ReplicaSets = append(js.ReplicaSets, jsonReplicaSetRow{Name: rs.Name, Revision: rs.Revision, New: rs.New, Replicas: rs.Replicas, Pods: countsJSON(rs.Pods)})

@@ -22,7 +22,7 @@ import (
 // fakeCluster puts the objects of a test file into a fake clientset.
 func fakeCluster(t *testing.T, file string) (*fake.Clientset, *Manifest) {
 	t.Helper()
-	m, err := LoadManifest(file, "", "")
+	m, err := LoadManifest(file, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestWatchTimeout(t *testing.T) {
 func TestReadClusterAllEqualsReadCluster(t *testing.T) {
 	var objs []runtime.Object
 	for _, f := range []string{"testdata/complete.yaml", "testdata/stuck.yaml", "testdata/recreate.yaml", "testdata/midrollout.yaml"} {
-		m, err := LoadManifest(f, "", "")
+		m, err := LoadManifest(f, ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,14 +197,14 @@ func TestReadClusterAllEqualsReadCluster(t *testing.T) {
 	}
 	client := fake.NewClientset(objs...)
 	ctx := context.Background()
-	all, err := ReadClusterAll(ctx, client, "the fake")
+	all, err := ReadClusterAll(ctx, client, "the fake", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
 	for _, m := range all {
 		names = append(names, m.Deployment.Namespace+"/"+m.Deployment.Name)
-		one, err := ReadCluster(ctx, client, "the fake", m.Deployment.Namespace, m.Deployment.Name)
+		one, err := ReadCluster(ctx, client, "the fake", ReadOptions{Namespace: m.Deployment.Namespace, Deployment: m.Deployment.Name})
 		if err != nil {
 			t.Fatal(err)
 		}
