@@ -4,15 +4,15 @@
 // [Plan] that one sync of kube-controller-manager v1.37.2 would carry out —
 // the ReplicaSet creates, scales, annotation updates, deletes, adoptions and
 // releases, the Deployment status update, the events, and when to look
-// again. [Apply] performs a plan on a [State] in memory; [Execute] performs
-// it against an apiserver through a [Client] the caller implements with its
-// own client (package deploysynctest has an in-memory one with faults).
+// again. [Apply] performs a plan on a [State] in memory; package execute
+// performs it against an apiserver through a client the caller implements
+// with its own (package execute/executetest has an in-memory one with
+// faults).
 //
-// Nothing here reads a clock, logs, or modifies its arguments, and only
-// Execute talks to a cluster, through the caller's Client. A controller
-// lists its objects, calls Sync, performs the plan with Execute and
-// requeues as its [Result] says; a tool or a test calls Sync and Apply in a
-// loop.
+// Nothing here reads a clock, logs, talks to a cluster or modifies its
+// arguments. A controller lists its objects, calls Sync, performs the plan
+// with execute.Plan and requeues as its result says; a tool or a test
+// calls Sync and Apply in a loop.
 //
 // Package diagnose reads the same snapshot and says what holds a rollout
 // back, each cause with its numbers and what would unblock it.

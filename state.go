@@ -142,7 +142,7 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// InputError is the error [Sync], [Apply] and [ResolveAlreadyExists]
+// InputError is the error [Sync], [Apply] and execute.ResolveAlreadyExists
 // return for input an apps/v1 apiserver would refuse, or that cannot be a
 // snapshot of one: it names the object, the field, the value and the
 // apiserver rule. It is [deployutil.InputError] under a second name, so a

@@ -10,7 +10,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/execute"
 )
 
 // Component is the event source component of kube-controller-manager's
@@ -19,7 +19,7 @@ import (
 // them.
 const Component = "deployment-controller"
 
-// Applier is the client-go implementation of [deploysync.Client]: each
+// Applier is the client-go implementation of [execute.Client]: each
 // method is one call of the clientset. The zero value is not usable: set
 // both fields.
 type Applier struct {
@@ -31,8 +31,8 @@ type Applier struct {
 }
 
 var (
-	_ deploysync.Client = (*Applier)(nil)
-	_ deploysync.Client = (*Runtime)(nil)
+	_ execute.Client = (*Applier)(nil)
+	_ execute.Client = (*Runtime)(nil)
 )
 
 // CreateReplicaSet creates rs.
@@ -82,7 +82,7 @@ func deleteOptions(uid types.UID) metav1.DeleteOptions {
 	return metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}}
 }
 
-// Runtime is the controller-runtime implementation of [deploysync.Client].
+// Runtime is the controller-runtime implementation of [execute.Client].
 // The zero value is not usable: set every field.
 type Runtime struct {
 	// Client writes the ReplicaSets and the Deployment (a manager's
@@ -143,19 +143,19 @@ func (r *Runtime) Event(d *appsv1.Deployment, eventType, reason, message string)
 	r.Recorder.Event(d, eventType, reason, message)
 }
 
-// WithCache returns c answering [deploysync.ReplicaSetCache] with get: the
+// WithCache returns c answering [execute.ReplicaSetCache] with get: the
 // cache the controller makes its states from (an informer's lister, a
-// manager's cache). [deploysync.Execute] then answers a create refused with
+// manager's cache). [execute.Plan] then answers a create refused with
 // AlreadyExists as upstream answers it from its lister: the ReplicaSet as
 // that cache holds it at that moment decides between the Deployment's own
 // ReplicaSet and a hash collision, and a cache that does not hold it yet
 // decides nothing (the next sync sees it in its state).
-func WithCache(c deploysync.Client, get func(ctx context.Context, namespace, name string) (*appsv1.ReplicaSet, error)) deploysync.Client {
+func WithCache(c execute.Client, get func(ctx context.Context, namespace, name string) (*appsv1.ReplicaSet, error)) execute.Client {
 	return cached{c, get}
 }
 
 type cached struct {
-	deploysync.Client
+	execute.Client
 	get func(ctx context.Context, namespace, name string) (*appsv1.ReplicaSet, error)
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/execute"
 )
 
 // TestApplyMatchesInMemoryApply applies real plans of deploysync.Sync to a
@@ -175,8 +176,8 @@ func TestAdoptionPrecondition(t *testing.T) {
 			err = apply(&Applier{Client: srv.cs, Recorder: record.NewFakeRecorder(10)}, d, plan)
 			patched := countVerb(srv.cs.Actions(), "patch")
 			if tt.refused {
-				if !errors.Is(err, deploysync.ErrAdoptionRefused) {
-					t.Errorf("Apply error = %v, want deploysync.ErrAdoptionRefused (%s)", err, tt.reason)
+				if !errors.Is(err, execute.ErrAdoptionRefused) {
+					t.Errorf("Apply error = %v, want execute.ErrAdoptionRefused (%s)", err, tt.reason)
 				}
 				if patched != 0 {
 					t.Errorf("%d patches sent, want none (%s)", patched, tt.reason)
@@ -243,8 +244,8 @@ func TestCreateAlreadyExists(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, deploysync.ErrStalePlan) {
-				t.Fatalf("Apply error = %v, want deploysync.ErrStalePlan (%s)", err, tt.reason)
+			if !errors.Is(err, execute.ErrStalePlan) {
+				t.Fatalf("Apply error = %v, want execute.ErrStalePlan (%s)", err, tt.reason)
 			}
 			if got.Annotations[deployutil.RevisionAnnotation] != "" || got.Status.CollisionCount != nil || len(rec.Events) != 0 {
 				t.Errorf("server Deployment revision %q collisionCount %v, %d events: the stale rest of the plan was applied",
@@ -315,15 +316,15 @@ func TestCreateAlreadyExistsFromCache(t *testing.T) {
 			var collision *deploysync.HashCollisionError
 			switch tt.want {
 			case "stale":
-				if !errors.Is(err, deploysync.ErrStalePlan) {
-					t.Errorf("Apply error = %v, want deploysync.ErrStalePlan (%s)", err, tt.reason)
+				if !errors.Is(err, execute.ErrStalePlan) {
+					t.Errorf("Apply error = %v, want execute.ErrStalePlan (%s)", err, tt.reason)
 				}
 			case "collision":
 				if !errors.As(err, &collision) || collision.CollisionCount != 1 {
 					t.Errorf("Apply error = %v, want a HashCollisionError with collisionCount 1 (%s)", err, tt.reason)
 				}
 			case "notfound":
-				if !apierrors.IsAlreadyExists(err) || errors.Is(err, deploysync.ErrStalePlan) || errors.As(err, &collision) {
+				if !apierrors.IsAlreadyExists(err) || errors.Is(err, execute.ErrStalePlan) || errors.As(err, &collision) {
 					t.Errorf("Apply error = %v, want the create's AlreadyExists, neither stale plan nor collision (%s)", err, tt.reason)
 				}
 			}
@@ -358,7 +359,7 @@ func TestConflictStopsThePlan(t *testing.T) {
 	})
 	rec := record.NewFakeRecorder(10)
 	err = apply(&Applier{Client: srv.cs, Recorder: rec}, d, plan)
-	var ae *deploysync.ActionError
+	var ae *execute.ActionError
 	if !apierrors.IsConflict(err) || !errors.As(err, &ae) || ae.Index != 1 {
 		t.Fatalf("Apply error = %v, want a conflict at action 1 (the update after the adoption)", err)
 	}
@@ -436,9 +437,9 @@ func TestPlanErrIsReturned(t *testing.T) {
 
 // --- helpers ---
 
-// apply performs the plan made for d with deploysync.Execute through c.
-func apply(c deploysync.Client, d *appsv1.Deployment, plan deploysync.Plan) error {
-	_, err := deploysync.Execute(context.Background(), c, deploysync.State{Deployment: d}, plan)
+// apply performs the plan made for d with execute.Plan through c.
+func apply(c execute.Client, d *appsv1.Deployment, plan deploysync.Plan) error {
+	_, err := execute.Plan(context.Background(), c, deploysync.State{Deployment: d}, plan)
 	return err
 }
 

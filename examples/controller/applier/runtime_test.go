@@ -13,10 +13,11 @@ import (
 	ctrlfake "sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/execute"
 )
 
 // TestRuntimeMatchesInMemoryApply performs real plans of deploysync.Sync
-// with Execute through the controller-runtime implementation, on
+// with execute.Plan through the controller-runtime implementation, on
 // controller-runtime's fake client (which refuses stale resourceVersions
 // and keeps status and spec apart, as the apiserver's subresources do), and
 // checks that it ends where deploysync.Apply says the plan leads, with the
@@ -72,9 +73,9 @@ func TestRuntimeMatchesInMemoryApply(t *testing.T) {
 			c := ctrlfake.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(objs...).
 				WithStatusSubresource(&appsv1.Deployment{}, &appsv1.ReplicaSet{}).Build()
 			rec := record.NewFakeRecorder(10)
-			res, err := deploysync.Execute(context.Background(), &Runtime{Client: c, APIReader: c, Recorder: rec}, st, plan)
+			res, err := execute.Plan(context.Background(), &Runtime{Client: c, APIReader: c, Recorder: rec}, st, plan)
 			if err != nil {
-				t.Fatalf("Execute: %v (%s)", err, tt.reason)
+				t.Fatalf("execute.Plan: %v (%s)", err, tt.reason)
 			}
 			if len(res.Done) != len(plan.Actions) {
 				t.Errorf("%d of %d actions done", len(res.Done), len(plan.Actions))

@@ -29,6 +29,7 @@ import (
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/examples/controller/applier"
 	"github.com/deploysync/deploysync/examples/controller/limits"
+	"github.com/deploysync/deploysync/execute"
 )
 
 // maxRetries is how many times in a row a key may fail before it is dropped
@@ -41,7 +42,7 @@ const podsByControllerUID = "deploysync.controllerUID"
 
 // Controller syncs Deployments with deploysync.
 type Controller struct {
-	client   deploysync.Client
+	client   execute.Client
 	dLister  appslisters.DeploymentLister
 	rsLister appslisters.ReplicaSetLister
 	pods     cache.Indexer
@@ -63,7 +64,7 @@ type Controller struct {
 	// limited is set by EnableLimits; limitedClient writes the plans of
 	// limited Deployments (see package limits).
 	limited       bool
-	limitedClient deploysync.Client
+	limitedClient execute.Client
 }
 
 // SetSyncOptions sets the options of every Sync, such as the server's
@@ -173,7 +174,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	return true
 }
 
-func (c *Controller) handleResult(ctx context.Context, key string, res deploysync.Result, err error) {
+func (c *Controller) handleResult(ctx context.Context, key string, res execute.Result, err error) {
 	logger := klog.FromContext(ctx)
 	switch {
 	case err == nil:
@@ -202,26 +203,26 @@ func (c *Controller) handleResult(ctx context.Context, key string, res deploysyn
 // Sync syncs the Deployment with the key namespace/name once: it waits
 // until the cache holds its own last write of the Deployment (see
 // awaitCache), reads the listers, asks deploysync.Sync for a plan and
-// performs it with deploysync.Execute. It returns Execute's result (what
+// performs it with execute.Plan. It returns execute.Plan's result (what
 // was done, how to requeue) and the first failure (the plan's Err
 // included). A Deployment that is gone, or one Sync refuses as invalid, is
 // not an error: retrying would not help, and the next change of the object
 // enqueues it again. After EnableLimits, only limited Deployments are
 // synced, each as EnableLimits says.
-func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, error) {
+func (c *Controller) Sync(ctx context.Context, key string) (execute.Result, error) {
 	logger := klog.FromContext(ctx)
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
-		return deploysync.Result{}, err
+		return execute.Result{}, err
 	}
 	c.awaitCache(ctx, key, ns, name)
 	d, err := c.dLister.Deployments(ns).Get(name)
 	if apierrors.IsNotFound(err) {
 		logger.V(4).Info("Deployment has been deleted", "deployment", key)
-		return deploysync.Result{}, nil
+		return execute.Result{}, nil
 	}
 	if err != nil {
-		return deploysync.Result{}, err
+		return execute.Result{}, err
 	}
 	if c.limited {
 		return c.syncLimited(ctx, key, d)
@@ -231,29 +232,29 @@ func (c *Controller) Sync(ctx context.Context, key string) (deploysync.Result, e
 
 // syncWith is one Sync of d (the lister's, or a view of it) with the given
 // options, performed through client.
-func (c *Controller) syncWith(ctx context.Context, key string, d *appsv1.Deployment, client deploysync.Client, opts ...deploysync.Option) (deploysync.Result, error) {
+func (c *Controller) syncWith(ctx context.Context, key string, d *appsv1.Deployment, client execute.Client, opts ...deploysync.Option) (execute.Result, error) {
 	logger := klog.FromContext(ctx)
 	rss, err := c.rsLister.ReplicaSets(d.Namespace).List(labels.Everything())
 	if err != nil {
-		return deploysync.Result{}, err
+		return execute.Result{}, err
 	}
 	var pods map[types.UID][]*corev1.Pod
 	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 		if pods, err = c.podsOf(rss); err != nil {
-			return deploysync.Result{}, err
+			return execute.Result{}, err
 		}
 	}
 	st := deploysync.State{Deployment: d, ReplicaSets: rss, Pods: pods, Now: c.now()}
 	plan, err := deploysync.Sync(st, opts...)
 	if errors.Is(err, deployutil.ErrInvalidInput) {
 		logger.Error(err, "Deployment not synced", "deployment", key)
-		return deploysync.Result{}, nil
+		return execute.Result{}, nil
 	}
 	if err != nil {
-		return deploysync.Result{}, err
+		return execute.Result{}, err
 	}
 	logger.V(4).Info("Applying plan", "deployment", key, "plan", plan.String())
-	res, err := deploysync.Execute(ctx, client, st, plan)
+	res, err := execute.Plan(ctx, client, st, plan)
 	if res.Written != nil {
 		c.written.Store(key, res.Written.ResourceVersion)
 	}

@@ -21,7 +21,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/execute"
 )
 
 // TestHandleResult checks how a sync's outcome requeues its key.
@@ -31,7 +31,7 @@ func TestHandleResult(t *testing.T) {
 		Details: &metav1.StatusDetails{Causes: []metav1.StatusCause{{Type: corev1.NamespaceTerminatingCause}}}}}
 	tests := []struct {
 		name        string
-		res         deploysync.Result
+		res         execute.Result
 		err         error
 		failedSoFar int           // rate-limited requeues before this one
 		numRequeues int           // the key's rate-limit count after handling
@@ -43,9 +43,9 @@ func TestHandleResult(t *testing.T) {
 			reason: "a 409 is retried with rate limiting (5ms for the first failure)"},
 		{name: "conflict again", err: conflict, failedSoFar: 3, numRequeues: 4, backAfter: 40 * time.Millisecond,
 			reason: "the delay doubles with each failure in a row"},
-		{name: "requeue", res: deploysync.Result{Requeue: true}, numRequeues: 1, backAfter: 5 * time.Millisecond,
+		{name: "requeue", res: execute.Result{Requeue: true}, numRequeues: 1, backAfter: 5 * time.Millisecond,
 			reason: "Result.Requeue (the plan's deadline less than a second away, or its Err) is a rate-limited requeue"},
-		{name: "requeue after", res: deploysync.Result{RequeueAfter: 30 * time.Second}, backAfter: 30 * time.Second,
+		{name: "requeue after", res: execute.Result{RequeueAfter: 30 * time.Second}, backAfter: 30 * time.Second,
 			reason: "Result.RequeueAfter (the plan's) is AddAfter, and the failure count is reset"},
 		{name: "namespace terminating", err: terminating,
 			reason: "writes into a terminating namespace are not retried, as upstream"},

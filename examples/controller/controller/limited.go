@@ -10,6 +10,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/examples/controller/limits"
+	"github.com/deploysync/deploysync/execute"
 )
 
 // EnableLimits makes the controller one that runs beside
@@ -60,7 +61,7 @@ func nextStep(d *appsv1.Deployment) step {
 }
 
 // syncLimited is Sync in the mode of EnableLimits.
-func (c *Controller) syncLimited(ctx context.Context, key string, d *appsv1.Deployment) (deploysync.Result, error) {
+func (c *Controller) syncLimited(ctx context.Context, key string, d *appsv1.Deployment) (execute.Result, error) {
 	logger := klog.FromContext(ctx)
 	st := nextStep(d)
 	logger.V(4).Info("Limited rollout", "deployment", key, "step", st.String())
@@ -68,18 +69,18 @@ func (c *Controller) syncLimited(ctx context.Context, key string, d *appsv1.Depl
 	case disguise:
 		out, err := limits.Disguise(d)
 		if err != nil {
-			return deploysync.Result{}, err
+			return execute.Result{}, err
 		}
 		written, err := c.client.UpdateDeployment(ctx, out)
 		if err != nil {
-			return deploysync.Result{}, err
+			return execute.Result{}, err
 		}
 		c.written.Store(key, written.ResourceVersion)
-		return deploysync.Result{}, nil
+		return execute.Result{}, nil
 	case limit:
 		view, err := limits.View(d)
 		if err != nil {
-			return deploysync.Result{}, err
+			return execute.Result{}, err
 		}
 		l, _ := limits.Limit(d)
 		res, err := c.syncWith(ctx, key, view, c.limitedClient, append(c.syncOptions[:len(c.syncOptions):len(c.syncOptions)], deploysync.WithLimits(l))...)
@@ -88,13 +89,13 @@ func (c *Controller) syncLimited(ctx context.Context, key string, d *appsv1.Depl
 			// Retrying will not help; the next annotation enqueues it.
 			logger.Error(err, "Deployment not synced", "deployment", key)
 			c.client.Event(d, corev1.EventTypeWarning, "InvalidLimit", err.Error())
-			return deploysync.Result{}, nil
+			return execute.Result{}, nil
 		}
 		return res, err
 	case handBack:
 		view, err := limits.View(d)
 		if err != nil {
-			return deploysync.Result{}, err
+			return execute.Result{}, err
 		}
 		res, err := c.syncWith(ctx, key, view, c.limitedClient, append(c.syncOptions[:len(c.syncOptions):len(c.syncOptions)], deploysync.WithLimits(deploysync.Limits{}))...)
 		if err != nil {
@@ -113,7 +114,7 @@ func (c *Controller) syncLimited(ctx context.Context, key string, d *appsv1.Depl
 			return res, err
 		}
 		c.written.Store(key, written.ResourceVersion)
-		return deploysync.Result{}, nil
+		return execute.Result{}, nil
 	}
-	return deploysync.Result{}, nil
+	return execute.Result{}, nil
 }

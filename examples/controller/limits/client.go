@@ -8,17 +8,17 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/execute"
 )
 
-// Client is a deploysync.Client for the plans of a [View]: it puts the
+// Client is an execute.Client for the plans of a [View]: it puts the
 // disguise back on every Deployment it writes, and writes the Available
 // condition as kube-controller-manager judges it for the disguised
 // Deployment ([KCMAvailable]). Everything else goes to the inner client
 // as it is.
 type Client struct {
-	deploysync.Client
+	execute.Client
 	// Now stamps an Available condition that changes.
 	Now func() time.Time
 }

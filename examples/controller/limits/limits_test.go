@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/execute"
 )
 
 // user is a Deployment as its user wrote it: RollingUpdate 25%/1, not
@@ -250,9 +250,9 @@ func TestKCMAvailable(t *testing.T) {
 	}
 }
 
-// recorder is a deploysync.Client that keeps what it is asked to write.
+// recorder is an execute.Client that keeps what it is asked to write.
 type recorder struct {
-	deploysync.Client
+	execute.Client
 	updates, statuses []*appsv1.Deployment
 }
 

@@ -1,7 +1,7 @@
 // Package reconciler is a Deployment controller built on deploysync with
 // controller-runtime: a Reconciler that reads the cache, asks
-// deploysync.Sync for a plan and performs it with deploysync.Execute
-// through a deploysync.Client of the applier package.
+// deploysync.Sync for a plan and performs it with execute.Plan
+// through an execute.Client of the applier package.
 //
 // It watches what kube-controller-manager's Deployment controller watches:
 // Deployments; the ReplicaSets they control (Owns); orphan ReplicaSets,
@@ -29,6 +29,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/examples/controller/applier"
+	"github.com/deploysync/deploysync/execute"
 )
 
 // Reconciler syncs one Deployment per request.
@@ -39,7 +40,7 @@ type Reconciler struct {
 	// manager's client, or [applier.Applier] with a clientset). Reconcile
 	// answers AlreadyExists from Client, the cache the plans are made from
 	// (see [applier.WithCache]).
-	Applier deploysync.Client
+	Applier execute.Client
 	// SyncOptions are passed to every Sync, such as the server's minor
 	// ([applier.ServerVersion]).
 	SyncOptions []deploysync.Option
@@ -89,7 +90,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	res, err := deploysync.Execute(ctx, applier.WithCache(r.Applier, r.cachedReplicaSet), st, plan)
+	res, err := execute.Plan(ctx, applier.WithCache(r.Applier, r.cachedReplicaSet), st, plan)
 	if res.Written != nil {
 		// Noted for awaitCache.
 		r.written.Store(req.NamespacedName, res.Written.ResourceVersion)

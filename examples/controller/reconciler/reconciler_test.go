@@ -157,7 +157,7 @@ func TestAwaitCache(t *testing.T) {
 }
 
 // TestReconcileRecordsItsWrites checks that Reconcile notes the Deployment
-// it wrote, as the server answered it (Execute's Result.Written), for the
+// it wrote, as the server answered it (execute.Plan's Result.Written), for the
 // next reconcile to wait for.
 func TestReconcileRecordsItsWrites(t *testing.T) {
 	d := deployutil.SetDefaults(&appsv1.Deployment{
@@ -190,7 +190,7 @@ func TestReconcileRecordsItsWrites(t *testing.T) {
 }
 
 // TestReconcileWithRuntime wires the reconciler to the controller-runtime
-// implementation of deploysync.Client, as cmd/deploysync-reconciler does,
+// implementation of execute.Client, as cmd/deploysync-reconciler does,
 // on controller-runtime's fake client as both cache and server: a new
 // Deployment gets its ReplicaSet and its status, and the status write is
 // noted for awaitCache.

@@ -1,4 +1,4 @@
-package deploysynctest_test
+package executetest_test
 
 import (
 	"context"
@@ -12,13 +12,14 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
-	"github.com/deploysync/deploysync/deploysynctest"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/execute"
+	"github.com/deploysync/deploysync/execute/executetest"
 )
 
 // A new Deployment's plan creates its ReplicaSet, records an event and
 // writes the status. The fake refuses the status write with a conflict:
-// Execute stops there and asks for a rate-limited requeue; the next sync,
+// execute.Plan stops there and asks for a rate-limited requeue; the next sync,
 // from the server's state, writes the status.
 func Example() {
 	d := deployutil.SetDefaults(&appsv1.Deployment{
@@ -33,8 +34,8 @@ func Example() {
 		},
 	})
 	now := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
-	server := deploysynctest.New([]*appsv1.Deployment{d}, nil,
-		deploysynctest.Fault{Call: "UpdateDeploymentStatus", N: 1, Kind: deploysynctest.Conflict})
+	server := executetest.New([]*appsv1.Deployment{d}, nil,
+		executetest.Fault{Call: "UpdateDeploymentStatus", N: 1, Kind: executetest.Conflict})
 
 	for sync := 1; sync <= 2; sync++ {
 		s := server.State("default", "web")
@@ -43,7 +44,7 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		res, err := deploysync.Execute(context.Background(), server, s, plan)
+		res, err := execute.Plan(context.Background(), server, s, plan)
 		fmt.Printf("sync %d: %d done, %d not done, conflict %v, requeue %v\n",
 			sync, len(res.Done), len(res.NotDone), apierrors.IsConflict(err), res.Requeue)
 	}

@@ -1,9 +1,10 @@
-package deploysync
+package execute
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 )
@@ -21,19 +22,19 @@ import (
 //     next sync, with a fresh cache, carries on with it.
 //  2. Otherwise it is a hash collision: the plan raises
 //     status.collisionCount (nil becomes 1) so the next sync computes
-//     another name, and its Err is a [*HashCollisionError].
+//     another name, and its Err is a [*deploysync.HashCollisionError].
 //
 // Neither argument is modified. As upstream's, the increment is in int32:
 // a collision at status.collisionCount 2³¹−1 writes −2³¹ (which a real
 // apiserver then refuses, as it refuses upstream's write).
-func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (Plan, error) {
+func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (deploysync.Plan, error) {
 	if d == nil || existing == nil {
-		return Plan{}, &deployutil.InputError{Object: "ResolveAlreadyExists", Field: "arguments", Kind: deployutil.Required,
+		return deploysync.Plan{}, &deployutil.InputError{Object: "ResolveAlreadyExists", Field: "arguments", Kind: deployutil.Required,
 			Detail: "both the Deployment and the existing ReplicaSet are needed", Rule: "not a snapshot: a nil object"}
 	}
 	ref := metav1.GetControllerOfNoCopy(existing)
 	if ref != nil && ref.UID == d.UID && deployutil.EqualIgnoreHash(&d.Spec.Template, &existing.Spec.Template) {
-		return Plan{Requeue: true}, nil
+		return deploysync.Plan{Requeue: true}, nil
 	}
 	n := int32(1)
 	if c := d.Status.CollisionCount; c != nil {
@@ -41,8 +42,8 @@ func ResolveAlreadyExists(d *appsv1.Deployment, existing *appsv1.ReplicaSet) (Pl
 	}
 	bumped := d.DeepCopy()
 	bumped.Status.CollisionCount = &n
-	err := &HashCollisionError{Name: existing.Name, CollisionCount: n}
-	return Plan{
+	err := &deploysync.HashCollisionError{Name: existing.Name, CollisionCount: n}
+	return deploysync.Plan{
 		Actions: []action.Action{&action.UpdateDeploymentStatus{Deployment: bumped, Why: action.Reasons{action.Because(action.RuleHashCollision,
 			action.Str("replicaSet", existing.Name), action.Num("collisionCount", n))}}},
 		Err: err,

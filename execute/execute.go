@@ -1,4 +1,4 @@
-package deploysync
+package execute
 
 import (
 	"context"
@@ -10,17 +10,18 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 )
 
-// Client is what [Execute] needs of an API client. Each method is one call
+// Client is what [Plan] needs of an API client. Each method is one call
 // to the apiserver and returns the object as the server answered it, or the
 // client's error (an API status error for the server's refusals, which
-// Execute classifies with k8s.io/apimachinery/pkg/api/errors). A caller
+// Plan classifies with k8s.io/apimachinery/pkg/api/errors). A caller
 // implements it in a few lines with client-go, controller-runtime or any
-// other client; the deploysynctest package has an in-memory one for tests.
+// other client; package executetest has an in-memory one for tests.
 //
-// Execute never mutates the objects it passes and never passes the
+// Plan never mutates the objects it passes and never passes the
 // caller's objects: each is a copy it owns.
 type Client interface {
 	// CreateReplicaSet creates rs.
@@ -51,7 +52,7 @@ type Client interface {
 // ReplicaSetCache is an optional interface of a [Client]: the cache the
 // states are made from (an informer's lister, a manager's cache), read now.
 // A create refused with AlreadyExists is answered from it, as upstream
-// answers it from its lister at that moment: see [Execute].
+// answers it from its lister at that moment: see [Plan].
 type ReplicaSetCache interface {
 	// CachedReplicaSet returns the ReplicaSet as the cache holds it, or
 	// the cache's error (NotFound when it does not hold it).
@@ -70,7 +71,7 @@ var ErrAdoptionRefused = errors.New("adoption refused")
 var ErrStalePlan = errors.New("plan made from a stale cache")
 
 // ActionError is the failure of one action of a plan performed by
-// [Execute]. It unwraps to the client's error, so apierrors.IsConflict and
+// [Plan]. It unwraps to the client's error, so apierrors.IsConflict and
 // friends see through it.
 type ActionError struct {
 	// Index is the action's position in the plan.
@@ -79,7 +80,7 @@ type ActionError struct {
 	Action action.Action
 	// Unknown is set when the action's write may have taken effect: the
 	// client's error is no refusal by the server (a timeout, a lost
-	// connection, a 5xx). Execute did not retry it.
+	// connection, a 5xx). Plan did not retry it.
 	Unknown bool
 	// Err is the client's error, or one of ErrAdoptionRefused and
 	// ErrStalePlan wrapping what decided.
@@ -98,7 +99,7 @@ func (e *ActionError) Error() string {
 // Unwrap returns the client's error.
 func (e *ActionError) Unwrap() error { return e.Err }
 
-// Result is what [Execute] did with a plan, and when to sync again.
+// Result is what [Plan] did with a plan, and when to sync again.
 type Result struct {
 	// Done are the actions performed, in order: the server accepted them,
 	// or answered that there was nothing to do (a deletion or an adoption
@@ -107,7 +108,7 @@ type Result struct {
 	// among them, though the plan did not hold it.
 	Done []action.Action
 	// Failed is the action that stopped the plan (nil if none did); the
-	// error Execute returns says why.
+	// error Plan returns says why.
 	Failed action.Action
 	// Unknown is set when Failed's write may have taken effect (see
 	// [ActionError.Unknown]): count it neither done nor not done.
@@ -127,16 +128,18 @@ type Result struct {
 	RequeueAfter time.Duration
 }
 
-// Execute performs plan p, made by [Sync] from state s, through c, action by
-// action, in order, as upstream's syncDeployment performs its writes:
+// Plan performs plan p, made by [deploysync.Sync] from state s, through c,
+// action by action, in order, as upstream's syncDeployment performs its
+// writes:
 //
 //   - CreateReplicaSet creates. A name already taken is answered by
 //     [ResolveAlreadyExists] with the existing ReplicaSet as the cache holds
 //     it now, if c is a [ReplicaSetCache], else as s holds it: the
 //     Deployment's own ReplicaSet with its template stops the plan with
-//     [ErrStalePlan]; anything else is a hash collision, status.collisionCount
-//     is raised and Execute returns a [*HashCollisionError]. A cache (or a
-//     state) that does not hold the ReplicaSet decides nothing: the create
+//     [ErrStalePlan]; anything else is a hash collision,
+//     status.collisionCount is raised and Plan returns a
+//     [*deploysync.HashCollisionError]. A cache (or a state) that does not
+//     hold the ReplicaSet decides nothing: the create
 //     fails with AlreadyExists, and the next sync, whose state holds the
 //     ReplicaSet, decides as upstream would (Sync reads taken names from
 //     its state).
@@ -155,17 +158,17 @@ type Result struct {
 //
 // A write of an object that this plan already wrote carries the
 // resourceVersion the server returned for the earlier write (otherwise the
-// second write of one object would fail with 409). Execute stops at the
+// second write of one object would fail with 409). Plan stops at the
 // first failure, and returns it as an [*ActionError], or the
-// [*HashCollisionError]; no write is retried, so none can happen twice.
-// After the last action it returns the plan's Err (nil for an ordinary
-// sync). Every error comes with Result.Requeue set. The objects of s and p
-// are not modified.
-func Execute(ctx context.Context, c Client, s State, p Plan) (Result, error) {
+// [*deploysync.HashCollisionError]; no write is retried, so none can
+// happen twice. After the last action it returns the plan's Err (nil for
+// an ordinary sync). Every error comes with Result.Requeue set. The objects
+// of s and p are not modified.
+func Plan(ctx context.Context, c Client, s deploysync.State, p deploysync.Plan) (Result, error) {
 	if s.Deployment == nil {
-		return Result{NotDone: p.Actions, Requeue: true}, errors.New("deploysync.Execute: the state has no Deployment")
+		return Result{NotDone: p.Actions, Requeue: true}, errors.New("execute.Plan: the state has no Deployment")
 	}
-	r := &run{c: c, s: s, versions: map[objectKey]string{}}
+	r := &execution{c: c, s: s, versions: map[objectKey]string{}}
 	for i, act := range p.Actions {
 		err := r.do(ctx, act)
 		if err == nil {
@@ -175,12 +178,12 @@ func Execute(ctx context.Context, c Client, s State, p Plan) (Result, error) {
 		r.res.Failed = act
 		r.res.NotDone = p.Actions[i+1:]
 		r.res.Requeue = true
-		var collision *HashCollisionError
+		var collision *deploysync.HashCollisionError
 		if errors.As(err, &collision) {
 			return r.res, err
 		}
 		ae := &ActionError{Index: i, Action: act, Err: err}
-		var u unknown
+		var u unknownOutcome
 		if errors.As(err, &u) {
 			ae.Err, ae.Unknown = u.err, true
 			r.res.Unknown = true
@@ -194,13 +197,14 @@ func Execute(ctx context.Context, c Client, s State, p Plan) (Result, error) {
 	return r.res, p.Err
 }
 
-// unknown marks a write error whose outcome the client cannot know.
-type unknown struct{ err error }
+// unknownOutcome marks a write error whose outcome the client cannot know.
+type unknownOutcome struct{ err error }
 
-func (u unknown) Error() string { return u.err.Error() }
+func (u unknownOutcome) Error() string { return u.err.Error() }
 
 // wrote classifies the error of a write: nil stays nil; an error that is
-// not a refusal by the server (a 4xx other than 408) becomes unknown.
+// not a refusal by the server (a 4xx other than 408) becomes an
+// unknownOutcome.
 func wrote(err error) error {
 	if err == nil {
 		return nil
@@ -212,7 +216,7 @@ func wrote(err error) error {
 			return err
 		}
 	}
-	return unknown{err}
+	return unknownOutcome{err}
 }
 
 // objectKey names an object a plan writes.
@@ -220,19 +224,19 @@ type objectKey struct {
 	kind, namespace, name string
 }
 
-// run is one execution of one plan.
-type run struct {
+// execution is one performance of one plan.
+type execution struct {
 	c Client
-	s State
-	// versions holds the resourceVersion of every object this run wrote,
-	// as the server returned it.
+	s deploysync.State
+	// versions holds the resourceVersion of every object this execution
+	// wrote, as the server returned it.
 	versions map[objectKey]string
 	// adoptionChecked is set once the adoption precondition held.
 	adoptionChecked bool
 	res             Result
 }
 
-func (r *run) do(ctx context.Context, act action.Action) error {
+func (r *execution) do(ctx context.Context, act action.Action) error {
 	switch a := act.(type) {
 	case *action.CreateReplicaSet:
 		return r.create(ctx, a.ReplicaSet)
@@ -277,7 +281,7 @@ func (r *run) do(ctx context.Context, act action.Action) error {
 	return nil
 }
 
-func (r *run) updateStatus(ctx context.Context, planned *appsv1.Deployment) error {
+func (r *execution) updateStatus(ctx context.Context, planned *appsv1.Deployment) error {
 	d := planned.DeepCopy()
 	r.carry("Deployment", d.Namespace, d.Name, &d.ResourceVersion)
 	out, err := r.c.UpdateDeploymentStatus(ctx, d)
@@ -288,7 +292,7 @@ func (r *run) updateStatus(ctx context.Context, planned *appsv1.Deployment) erro
 	return nil
 }
 
-func (r *run) create(ctx context.Context, rs *appsv1.ReplicaSet) error {
+func (r *execution) create(ctx context.Context, rs *appsv1.ReplicaSet) error {
 	out, err := r.c.CreateReplicaSet(ctx, rs.DeepCopy())
 	if err == nil {
 		r.remember("ReplicaSet", out.Namespace, out.Name, out.ResourceVersion)
@@ -319,9 +323,9 @@ func (r *run) create(ctx context.Context, rs *appsv1.ReplicaSet) error {
 	}
 	for _, a := range answer.Actions {
 		if uerr := r.updateStatus(ctx, a.(*action.UpdateDeploymentStatus).Deployment); uerr != nil {
-			var u unknown
+			var u unknownOutcome
 			if errors.As(uerr, &u) {
-				return unknown{fmt.Errorf("raising collisionCount after %v: %w", err, u.err)}
+				return unknownOutcome{fmt.Errorf("raising collisionCount after %v: %w", err, u.err)}
 			}
 			return fmt.Errorf("raising collisionCount after %v: %w", err, uerr)
 		}
@@ -332,7 +336,7 @@ func (r *run) create(ctx context.Context, rs *appsv1.ReplicaSet) error {
 
 // existing reads a ReplicaSet a create found taken: from the client's
 // cache if it has one, else from the state.
-func (r *run) existing(ctx context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
+func (r *execution) existing(ctx context.Context, ns, name string) (*appsv1.ReplicaSet, error) {
 	if cache, ok := r.c.(ReplicaSetCache); ok {
 		return cache.CachedReplicaSet(ctx, ns, name)
 	}
@@ -347,7 +351,7 @@ func (r *run) existing(ctx context.Context, ns, name string) (*appsv1.ReplicaSet
 // checkAdoption is upstream's adoption precondition, checked once per plan
 // against the server, not a cache: the Deployment must still be the owner
 // the plan names and must not be being deleted.
-func (r *run) checkAdoption(ctx context.Context, owner types.UID) error {
+func (r *execution) checkAdoption(ctx context.Context, owner types.UID) error {
 	if r.adoptionChecked {
 		return nil
 	}
@@ -366,7 +370,7 @@ func (r *run) checkAdoption(ctx context.Context, owner types.UID) error {
 	return nil
 }
 
-func (r *run) patch(ctx context.Context, ns, name string, patch []byte, ignore func(error) bool) error {
+func (r *execution) patch(ctx context.Context, ns, name string, patch []byte, ignore func(error) bool) error {
 	out, err := r.c.PatchReplicaSet(ctx, ns, name, types.StrategicMergePatchType, patch)
 	if err != nil {
 		if ignore(err) {
@@ -378,19 +382,19 @@ func (r *run) patch(ctx context.Context, ns, name string, patch []byte, ignore f
 	return nil
 }
 
-// carry sets *rv to the resourceVersion this run last got for the object,
-// if it wrote it before.
-func (r *run) carry(kind, ns, name string, rv *string) {
+// carry sets *rv to the resourceVersion this execution last got for the
+// object, if it wrote it before.
+func (r *execution) carry(kind, ns, name string, rv *string) {
 	if v, ok := r.versions[objectKey{kind, ns, name}]; ok {
 		*rv = v
 	}
 }
 
-func (r *run) remember(kind, ns, name, rv string) {
+func (r *execution) remember(kind, ns, name, rv string) {
 	r.versions[objectKey{kind, ns, name}] = rv
 }
 
-func (r *run) rememberDeployment(d *appsv1.Deployment) {
+func (r *execution) rememberDeployment(d *appsv1.Deployment) {
 	r.remember("Deployment", d.Namespace, d.Name, d.ResourceVersion)
 	r.res.Written = d
 }

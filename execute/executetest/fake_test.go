@@ -1,4 +1,4 @@
-package deploysynctest
+package executetest
 
 import (
 	"context"

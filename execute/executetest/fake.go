@@ -1,6 +1,6 @@
-// Package deploysynctest provides an in-memory [deploysync.Client] with
+// Package executetest provides an in-memory [execute.Client] with
 // injectable faults, for unit tests of code that performs plans with
-// [deploysync.Execute], as net/http/httptest does for HTTP handlers.
+// [execute.Plan], as net/http/httptest does for HTTP handlers.
 //
 // A [Fake] holds Deployments and ReplicaSets as an apiserver stores them:
 // every write bumps the object's resourceVersion, an update with another
@@ -13,7 +13,7 @@
 //
 // It models no more than that: no admission, no validation, no defaulting,
 // no generation, no garbage collection, no watch.
-package deploysynctest
+package executetest
 
 import (
 	"context"
@@ -30,6 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/execute"
 	"github.com/deploysync/deploysync/internal/facts"
 )
 
@@ -86,7 +87,7 @@ type Event struct {
 
 // Call is one call a [Fake] received.
 type Call struct {
-	// Method is the [deploysync.Client] method.
+	// Method is the [execute.Client] method.
 	Method string
 	// Namespace and Name name the object.
 	Namespace, Name string
@@ -99,7 +100,7 @@ type Call struct {
 	Err error
 }
 
-// Fake is an in-memory [deploysync.Client]. Make one with [New]; it is safe
+// Fake is an in-memory [execute.Client]. Make one with [New]; it is safe
 // for concurrent use.
 type Fake struct {
 	mu sync.Mutex
@@ -117,9 +118,9 @@ type Fake struct {
 }
 
 var (
-	_          deploysync.Client = (*Fake)(nil)
-	rsResource                   = appsv1.Resource("replicasets")
-	dResource                    = appsv1.Resource("deployments")
+	_          execute.Client = (*Fake)(nil)
+	rsResource                = appsv1.Resource("replicasets")
+	dResource                 = appsv1.Resource("deployments")
 )
 
 // New returns a Fake holding copies of the objects, each given a

@@ -1,4 +1,4 @@
-package deploysynctest_test
+package executetest_test
 
 // The module's -update flag: go test ./... -update passes it to every test
 // binary, and this package has no golden to rewrite.

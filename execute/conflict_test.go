@@ -1,4 +1,4 @@
-package deploysync_test
+package execute_test
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/execute"
 	"github.com/deploysync/deploysync/internal/testing/scenarios"
 	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
@@ -48,7 +49,7 @@ func TestResolveAlreadyExists(t *testing.T) {
 			d.Status.CollisionCount = tt.collision
 			rs := tt.existing()
 			frozen := testutil.Freeze(t, d, rs)
-			p, err := deploysync.ResolveAlreadyExists(d, rs)
+			p, err := execute.ResolveAlreadyExists(d, rs)
 			frozen.Check(t)
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +70,7 @@ func TestResolveAlreadyExists(t *testing.T) {
 			}
 		})
 	}
-	if _, err := deploysync.ResolveAlreadyExists(nil, nil); err == nil {
+	if _, err := execute.ResolveAlreadyExists(nil, nil); err == nil {
 		t.Error("nil arguments accepted")
 	}
 	d := scenarios.Deployment(3)
@@ -77,7 +78,7 @@ func TestResolveAlreadyExists(t *testing.T) {
 	foreign := scenarios.ReplicaSet(scenarios.RS{Name: "web-x", Image: "busybox", Owner: "foreign"})
 	// Upstream increments the int32 in place: 2³¹−1 + 1 is −2³¹ in its
 	// status write (conformance/suite/contract_test.go runs upstream on it).
-	p, err := deploysync.ResolveAlreadyExists(d, foreign)
+	p, err := execute.ResolveAlreadyExists(d, foreign)
 	var hc *deploysync.HashCollisionError
 	if err != nil || !errors.As(p.Err, &hc) || hc.CollisionCount != math.MinInt32 {
 		t.Fatalf("a collision at collisionCount 2^31-1 gave %v, %v; want collisionCount -2147483648", p, err)

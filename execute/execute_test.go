@@ -1,4 +1,4 @@
-package deploysync_test
+package execute_test
 
 import (
 	"context"
@@ -19,8 +19,9 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
-	"github.com/deploysync/deploysync/deploysynctest"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/execute"
+	"github.com/deploysync/deploysync/execute/executetest"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testing/testutil"
 )
@@ -103,7 +104,7 @@ func exComplete(d *appsv1.Deployment) {
 		}}
 }
 
-// exStates are the states the Execute tests plan from; together their
+// exStates are the states the tests of Plan plan from; together their
 // plans hold every kind of action Sync emits.
 var exStates = map[string]func() deploysync.State{
 	"new": func() deploysync.State {
@@ -148,8 +149,8 @@ func exPlan(t *testing.T, name string) (deploysync.State, deploysync.Plan) {
 	return s, p
 }
 
-func exFake(s deploysync.State, faults ...deploysynctest.Fault) *deploysynctest.Fake {
-	return deploysynctest.New([]*appsv1.Deployment{s.Deployment}, s.ReplicaSets, faults...)
+func exFake(s deploysync.State, faults ...executetest.Fault) *executetest.Fake {
+	return executetest.New([]*appsv1.Deployment{s.Deployment}, s.ReplicaSets, faults...)
 }
 
 // exKinds names a list of actions by kind, for comparisons.
@@ -196,12 +197,12 @@ func exWorld(s deploysync.State, created map[string]bool) deploysync.State {
 	return out
 }
 
-// TestExecuteMatchesApply performs plans of Sync with Execute on the fake
+// TestPlanMatchesApply performs plans of Sync with execute.Plan on the fake
 // server and checks that the server ends where Apply says the plan leads,
 // with every action done, the plan's events recorded and the plan's
 // requeue passed on; and that every second write of one object carried the
 // resourceVersion the first returned (the fake refuses any other).
-func TestExecuteMatchesApply(t *testing.T) {
+func TestPlanMatchesApply(t *testing.T) {
 	tests := []struct {
 		state  string
 		want   []string
@@ -228,8 +229,8 @@ func TestExecuteMatchesApply(t *testing.T) {
 			require.NoError(t, err, "Apply")
 			f := exFake(s)
 			frozen := testutil.Freeze(t, append([]any{s.Deployment, s.ReplicaSets}, planObjects(p)...)...)
-			res, err := deploysync.Execute(context.Background(), f, s, p)
-			require.NoError(t, err, "Execute")
+			res, err := execute.Plan(context.Background(), f, s, p)
+			require.NoError(t, err, "execute.Plan")
 			frozen.Check(t)
 			if got := exKinds(res.Done); !cmp.Equal(got, tt.want) || res.Failed != nil || len(res.NotDone) != 0 || res.Unknown {
 				t.Errorf("done %v, failed %v, not done %v, unknown %v; want all of %v done", got, res.Failed, exKinds(res.NotDone), res.Unknown, tt.want)
@@ -246,10 +247,10 @@ func TestExecuteMatchesApply(t *testing.T) {
 			if diff := cmp.Diff(exWorld(want, created), exWorld(f.State("ns", "web"), created)); diff != "" {
 				t.Errorf("fake's world differs from Apply's (-Apply +fake):\n%s", diff)
 			}
-			var wantEvents []deploysynctest.Event
+			var wantEvents []executetest.Event
 			for _, a := range p.Actions {
 				if e, ok := a.(*action.Event); ok {
-					wantEvents = append(wantEvents, deploysynctest.Event{Object: "ns/web", Type: e.Type, Reason: e.Reason, Message: e.Message})
+					wantEvents = append(wantEvents, executetest.Event{Object: "ns/web", Type: e.Type, Reason: e.Reason, Message: e.Message})
 				}
 			}
 			if diff := cmp.Diff(wantEvents, f.Events()); diff != "" {
@@ -277,7 +278,7 @@ func TestExecuteMatchesApply(t *testing.T) {
 // checkChained checks that every update of an object written before in the
 // same run sent the resourceVersion that write returned, and that some
 // update did so if twice is set.
-func checkChained(t *testing.T, calls []deploysynctest.Call, twice bool) {
+func checkChained(t *testing.T, calls []executetest.Call, twice bool) {
 	t.Helper()
 	last := map[string]string{}
 	chained := 0
@@ -324,7 +325,7 @@ func planObjects(p deploysync.Plan) []any {
 
 // cached is a fake whose cache holds the given ReplicaSets.
 type cached struct {
-	*deploysynctest.Fake
+	*executetest.Fake
 	rss []*appsv1.ReplicaSet
 }
 
@@ -337,22 +338,22 @@ func (c cached) CachedReplicaSet(_ context.Context, ns, name string) (*appsv1.Re
 	return nil, apierrors.NewNotFound(appsv1.Resource("replicasets"), name)
 }
 
-// TestExecuteFaults executes plans on a fake server that fails chosen calls,
-// and checks what Execute reports done, failed and not done, whether the
+// TestPlanFaults executes plans on a fake server that fails chosen calls,
+// and checks what execute.Plan reports done, failed and not done, whether the
 // failed write is unknown, how it asks to requeue, and what the server
 // holds after.
-func TestExecuteFaults(t *testing.T) {
-	fault := func(call string, n int, k deploysynctest.Kind) deploysynctest.Fault {
-		return deploysynctest.Fault{Call: call, N: n, Kind: k}
+func TestPlanFaults(t *testing.T) {
+	fault := func(call string, n int, k executetest.Kind) executetest.Fault {
+		return executetest.Fault{Call: call, N: n, Kind: k}
 	}
 	tests := []struct {
 		name  string
 		state string
-		// server changes what the server holds before Execute (nil: as the
+		// server changes what the server holds before execute.Plan (nil: as the
 		// state); cache, if set, is the client's ReplicaSet cache.
 		server  func(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (*appsv1.Deployment, []*appsv1.ReplicaSet)
 		cache   func(d *appsv1.Deployment) []*appsv1.ReplicaSet
-		faults  []deploysynctest.Fault
+		faults  []executetest.Fault
 		done    []string
 		failed  string // kind of the failed action; "" none
 		notDone []string
@@ -360,13 +361,13 @@ func TestExecuteFaults(t *testing.T) {
 		// tookEffect: the failed write happened (a timeout after it).
 		tookEffect bool
 		errIs      func(error) bool
-		// check inspects the server after Execute.
-		check  func(t *testing.T, f *deploysynctest.Fake)
+		// check inspects the server after execute.Plan.
+		check  func(t *testing.T, f *executetest.Fake)
 		reason string
 	}{
 		{
 			name: "conflict stops the plan", state: "adopt",
-			faults: []deploysynctest.Fault{fault("UpdateReplicaSet", 1, deploysynctest.Conflict)},
+			faults: []executetest.Fault{fault("UpdateReplicaSet", 1, executetest.Conflict)},
 			done:   []string{"adopt"}, failed: "update-rs", notDone: []string{"event", "status"},
 			errIs:  apierrors.IsConflict,
 			check:  calls("GetDeployment", "PatchReplicaSet", "UpdateReplicaSet"),
@@ -374,25 +375,25 @@ func TestExecuteFaults(t *testing.T) {
 		},
 		{
 			name: "conflict on the Nth write counts every write", state: "rollback",
-			faults: []deploysynctest.Fault{fault("", 2, deploysynctest.Conflict)},
+			faults: []executetest.Fault{fault("", 2, executetest.Conflict)},
 			done:   []string{"status"}, failed: "update-d", notDone: []string{"event"},
 			errIs:  apierrors.IsConflict,
 			reason: "the second write of the plan (the rollback's update after the status write) is refused; the event after it is not recorded",
 		},
 		{
 			name: "500 is unknown", state: "new",
-			faults: []deploysynctest.Fault{fault("CreateReplicaSet", 1, deploysynctest.InternalError)},
+			faults: []executetest.Fault{fault("CreateReplicaSet", 1, executetest.InternalError)},
 			failed: "create", notDone: []string{"event", "status"}, unknown: true,
 			errIs:  apierrors.IsInternalError,
-			check:  func(t *testing.T, f *deploysynctest.Fake) { wantReplicaSets(t, f, 0) },
+			check:  func(t *testing.T, f *executetest.Fake) { wantReplicaSets(t, f, 0) },
 			reason: "an apiserver answers 500 for storage errors whose outcome it does not know: the create is reported unknown (the fake did not write it), not retried",
 		},
 		{
 			name: "timeout after the write", state: "new",
-			faults: []deploysynctest.Fault{fault("CreateReplicaSet", 1, deploysynctest.TimeoutAfterWrite)},
+			faults: []executetest.Fault{fault("CreateReplicaSet", 1, executetest.TimeoutAfterWrite)},
 			failed: "create", notDone: []string{"event", "status"}, unknown: true, tookEffect: true,
 			errIs: apierrors.IsTimeout,
-			check: func(t *testing.T, f *deploysynctest.Fake) {
+			check: func(t *testing.T, f *executetest.Fake) {
 				wantReplicaSets(t, f, 1)
 				calls("CreateReplicaSet")(t, f)
 			},
@@ -400,7 +401,7 @@ func TestExecuteFaults(t *testing.T) {
 		},
 		{
 			name: "timeout after a status write", state: "adopt",
-			faults: []deploysynctest.Fault{fault("UpdateDeploymentStatus", 1, deploysynctest.TimeoutAfterWrite)},
+			faults: []executetest.Fault{fault("UpdateDeploymentStatus", 1, executetest.TimeoutAfterWrite)},
 			done:   []string{"adopt", "update-rs", "event"}, failed: "status", unknown: true, tookEffect: true,
 			errIs:  apierrors.IsTimeout,
 			reason: "the last write's outcome is unknown; nothing is left to do but the requeue",
@@ -421,7 +422,7 @@ func TestExecuteFaults(t *testing.T) {
 		},
 		{
 			name: "update NotFound", state: "adopt",
-			faults: []deploysynctest.Fault{fault("UpdateReplicaSet", 1, deploysynctest.NotFound)},
+			faults: []executetest.Fault{fault("UpdateReplicaSet", 1, executetest.NotFound)},
 			done:   []string{"adopt"}, failed: "update-rs", notDone: []string{"event", "status"},
 			errIs:  apierrors.IsNotFound,
 			reason: "a scale of a ReplicaSet that is gone fails the plan, a refusal the server answered: not unknown",
@@ -434,7 +435,7 @@ func TestExecuteFaults(t *testing.T) {
 				return d, rss
 			},
 			failed: "adopt", notDone: []string{"update-rs", "event", "status"},
-			errIs:  func(err error) bool { return errors.Is(err, deploysync.ErrAdoptionRefused) },
+			errIs:  func(err error) bool { return errors.Is(err, execute.ErrAdoptionRefused) },
 			check:  calls("GetDeployment"),
 			reason: "the fresh read shows a Deployment recreated under the same name: no patch is sent",
 		},
@@ -446,16 +447,16 @@ func TestExecuteFaults(t *testing.T) {
 				return d, rss
 			},
 			failed: "adopt", notDone: []string{"update-rs", "event", "status"},
-			errIs:  func(err error) bool { return errors.Is(err, deploysync.ErrAdoptionRefused) },
+			errIs:  func(err error) bool { return errors.Is(err, execute.ErrAdoptionRefused) },
 			check:  calls("GetDeployment"),
 			reason: "the fresh read shows the Deployment being deleted (the cache did not yet): no patch is sent",
 		},
 		{
 			name: "adoption refused: the fresh read fails", state: "adopt",
-			faults: []deploysynctest.Fault{fault("GetDeployment", 1, deploysynctest.InternalError)},
+			faults: []executetest.Fault{fault("GetDeployment", 1, executetest.InternalError)},
 			failed: "adopt", notDone: []string{"update-rs", "event", "status"},
 			errIs: func(err error) bool {
-				return errors.Is(err, deploysync.ErrAdoptionRefused) && apierrors.IsInternalError(err)
+				return errors.Is(err, execute.ErrAdoptionRefused) && apierrors.IsInternalError(err)
 			},
 			check:  calls("GetDeployment"),
 			reason: "without a fresh read the precondition is unknown: refused, and no write is unknown since none was sent",
@@ -465,7 +466,7 @@ func TestExecuteFaults(t *testing.T) {
 			server: withNew, cache: func(d *appsv1.Deployment) []*appsv1.ReplicaSet { return []*appsv1.ReplicaSet{newOf(d)} },
 			failed: "create", notDone: []string{"event", "status"},
 			errIs: func(err error) bool {
-				return errors.Is(err, deploysync.ErrStalePlan) && !apierrors.IsAlreadyExists(err)
+				return errors.Is(err, execute.ErrStalePlan) && !apierrors.IsAlreadyExists(err)
 			},
 			check:  calls("CreateReplicaSet"),
 			reason: "ResolveAlreadyExists: the cache shows the Deployment's own ReplicaSet with its template; the rest of the plan announces a creation that did not happen: stop, requeue",
@@ -483,7 +484,7 @@ func TestExecuteFaults(t *testing.T) {
 				var c *deploysync.HashCollisionError
 				return errors.As(err, &c) && c.CollisionCount == 1
 			},
-			check: func(t *testing.T, f *deploysynctest.Fake) {
+			check: func(t *testing.T, f *executetest.Fake) {
 				if c := f.State("ns", "web").Deployment.Status.CollisionCount; c == nil || *c != 1 {
 					t.Errorf("server's collisionCount = %v, want 1", c)
 				}
@@ -511,12 +512,12 @@ func TestExecuteFaults(t *testing.T) {
 			if tt.server != nil {
 				d, rss = tt.server(d, rss)
 			}
-			f := deploysynctest.New([]*appsv1.Deployment{d}, rss, tt.faults...)
-			var c deploysync.Client = f
+			f := executetest.New([]*appsv1.Deployment{d}, rss, tt.faults...)
+			var c execute.Client = f
 			if tt.cache != nil {
 				c = cached{f, tt.cache(s.Deployment)}
 			}
-			res, err := deploysync.Execute(context.Background(), c, s, p)
+			res, err := execute.Plan(context.Background(), c, s, p)
 			if got := exKinds(res.Done); !cmp.Equal(got, append([]string{}, tt.done...)) {
 				t.Errorf("done = %v, want %v (%s)", got, tt.done, tt.reason)
 			}
@@ -525,7 +526,7 @@ func TestExecuteFaults(t *testing.T) {
 			}
 			if tt.failed == "" {
 				if err != nil || res.Failed != nil {
-					t.Fatalf("Execute: %v (failed %v), want success (%s)", err, res.Failed, tt.reason)
+					t.Fatalf("execute.Plan: %v (failed %v), want success (%s)", err, res.Failed, tt.reason)
 				}
 				if res.Requeue || res.RequeueAfter != 7*time.Second {
 					t.Errorf("requeue %v after %v, want the plan's 7s", res.Requeue, res.RequeueAfter)
@@ -545,13 +546,13 @@ func TestExecuteFaults(t *testing.T) {
 					t.Errorf("failed = %v, want %s (%s)", res.Failed, tt.failed, tt.reason)
 				}
 				if err == nil || !tt.errIs(err) {
-					t.Errorf("Execute error = %v, not the one wanted (%s)", err, tt.reason)
+					t.Errorf("execute.Plan error = %v, not the one wanted (%s)", err, tt.reason)
 				}
 				if !res.Requeue || res.RequeueAfter != 0 {
 					t.Errorf("requeue %v after %v, want rate limited only", res.Requeue, res.RequeueAfter)
 				}
 				if tt.server == nil {
-					// What Execute reports done (plus the write that took
+					// What execute.Plan reports done (plus the write that took
 					// effect unbeknownst) is what the server did.
 					applied := res.Done
 					if tt.tookEffect {
@@ -566,14 +567,14 @@ func TestExecuteFaults(t *testing.T) {
 						}
 					}
 					if diff := cmp.Diff(exWorld(want, created), exWorld(f.State("ns", "web"), created)); diff != "" {
-						t.Errorf("the server differs from Apply of what Execute reports done (-Apply +fake):\n%s", diff)
+						t.Errorf("the server differs from Apply of what execute.Plan reports done (-Apply +fake):\n%s", diff)
 					}
 				}
 			}
 			if res.Unknown != tt.unknown {
 				t.Errorf("unknown = %v, want %v (%s)", res.Unknown, tt.unknown, tt.reason)
 			}
-			var ae *deploysync.ActionError
+			var ae *execute.ActionError
 			if errors.As(err, &ae) && ae.Unknown != tt.unknown {
 				t.Errorf("ActionError.Unknown = %v, want %v", ae.Unknown, tt.unknown)
 			}
@@ -613,8 +614,8 @@ func newOf(d *appsv1.Deployment) *appsv1.ReplicaSet {
 
 // calls checks that the server received exactly these calls other than
 // events, in order.
-func calls(want ...string) func(t *testing.T, f *deploysynctest.Fake) {
-	return func(t *testing.T, f *deploysynctest.Fake) {
+func calls(want ...string) func(t *testing.T, f *executetest.Fake) {
+	return func(t *testing.T, f *executetest.Fake) {
 		t.Helper()
 		var got []string
 		for _, c := range f.Calls() {
@@ -628,16 +629,16 @@ func calls(want ...string) func(t *testing.T, f *deploysynctest.Fake) {
 	}
 }
 
-func wantReplicaSets(t *testing.T, f *deploysynctest.Fake, n int) {
+func wantReplicaSets(t *testing.T, f *executetest.Fake, n int) {
 	t.Helper()
 	if got := len(f.State("ns", "web").ReplicaSets); got != n {
 		t.Errorf("the server holds %d ReplicaSets, want %d", got, n)
 	}
 }
 
-// TestExecutePlanOutcomes checks how the plan's own requeue and error come
+// TestPlanOutcomes checks how the plan's own requeue and error come
 // back once all its actions are done.
-func TestExecutePlanOutcomes(t *testing.T) {
+func TestPlanOutcomes(t *testing.T) {
 	collision := func() (deploysync.State, deploysync.Plan) {
 		d := exDeployment()
 		taken := newOf(d)
@@ -657,13 +658,13 @@ func TestExecutePlanOutcomes(t *testing.T) {
 		requeue bool
 		after   time.Duration
 		errIs   func(error) bool
-		check   func(t *testing.T, f *deploysynctest.Fake)
+		check   func(t *testing.T, f *executetest.Fake)
 		reason  string
 	}{
 		{
 			name: "plan Err", plan: collision, requeue: true,
 			errIs: func(err error) bool { var c *deploysync.HashCollisionError; return errors.As(err, &c) },
-			check: func(t *testing.T, f *deploysynctest.Fake) {
+			check: func(t *testing.T, f *executetest.Fake) {
 				if c := f.State("ns", "web").Deployment.Status.CollisionCount; c == nil || *c != 1 {
 					t.Errorf("collisionCount = %v, want 1: the plan's status write comes before its Err", c)
 				}
@@ -687,9 +688,9 @@ func TestExecutePlanOutcomes(t *testing.T) {
 			}
 			s, p := tt.plan()
 			f := exFake(s)
-			res, err := deploysync.Execute(context.Background(), f, s, p)
+			res, err := execute.Plan(context.Background(), f, s, p)
 			if tt.errIs == nil && err != nil || tt.errIs != nil && !tt.errIs(err) {
-				t.Errorf("Execute error = %v (%s)", err, tt.reason)
+				t.Errorf("execute.Plan error = %v (%s)", err, tt.reason)
 			}
 			if len(res.Done) != len(p.Actions) || res.Failed != nil || len(res.NotDone) != 0 {
 				t.Errorf("done %v, failed %v, not done %v: want every action done", exKinds(res.Done), res.Failed, exKinds(res.NotDone))
@@ -711,7 +712,7 @@ func TestExecutePlanOutcomes(t *testing.T) {
 
 // failing is a fake whose ReplicaSet updates fail with err.
 type failing struct {
-	*deploysynctest.Fake
+	*executetest.Fake
 	err error
 }
 
@@ -719,9 +720,9 @@ func (f failing) UpdateReplicaSet(context.Context, *appsv1.ReplicaSet) (*appsv1.
 	return nil, f.err
 }
 
-// TestExecuteUnknownOutcomes checks which write errors Execute reports as
+// TestPlanUnknownOutcomes checks which write errors execute.Plan reports as
 // unknown (the write may have happened) and which as refused.
-func TestExecuteUnknownOutcomes(t *testing.T) {
+func TestPlanUnknownOutcomes(t *testing.T) {
 	gr := appsv1.Resource("replicasets")
 	tests := []struct {
 		name    string
@@ -743,10 +744,10 @@ func TestExecuteUnknownOutcomes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, p := exPlan(t, "adopt")
 			f := failing{exFake(s), tt.err}
-			res, err := deploysync.Execute(context.Background(), f, s, p)
-			var ae *deploysync.ActionError
+			res, err := execute.Plan(context.Background(), f, s, p)
+			var ae *execute.ActionError
 			if !errors.As(err, &ae) || !errors.Is(err, tt.err) {
-				t.Fatalf("Execute error = %v, want an ActionError wrapping %v", err, tt.err)
+				t.Fatalf("execute.Plan error = %v, want an ActionError wrapping %v", err, tt.err)
 			}
 			if res.Unknown != tt.unknown || ae.Unknown != tt.unknown {
 				t.Errorf("unknown = %v (ActionError %v), want %v (%s)", res.Unknown, ae.Unknown, tt.unknown, tt.reason)
