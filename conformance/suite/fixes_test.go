@@ -210,3 +210,18 @@ func TestFixes(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryFixHasACase fails for a Fix that TestFixes would not check: each
+// Fix deploysync.Fixes lists needs a fixCase, the predicate of the states
+// its documentation says it changes (docs/development.md, "A Fix").
+func TestEveryFixHasACase(t *testing.T) {
+	cased := map[deploysync.Fix]bool{}
+	for _, c := range fixCases {
+		cased[c.fix] = true
+	}
+	for _, f := range deploysync.Fixes() {
+		if !cased[f] {
+			t.Errorf("fix %s has no fixCase in fixes_test.go: say which states it may decide differently on", f)
+		}
+	}
+}
