@@ -68,7 +68,7 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	}
 	ss := newSession(s, o)
 	ss.selector = sel
-	branch, err := ss.run()
+	branch, err := ss.syncDeployment()
 	p := Plan{Branch: branch, Actions: ss.plan(), Why: ss.wait, Err: err}
 	if err == nil {
 		p.Requeue, p.RequeueAfter = ss.requeue, ss.requeueAfter
@@ -76,7 +76,9 @@ func Sync(s State, opts ...Option) (Plan, error) {
 	return p, nil
 }
 
-func (s *session) run() (Branch, error) {
+// syncDeployment is upstream's syncDeployment once its inputs are listed:
+// the branches of Sync's doc, in their order.
+func (s *session) syncDeployment() (Branch, error) {
 	d := s.d
 	if facts.IsSelectingAll(d) {
 		s.event(corev1.EventTypeWarning, deployutil.EventSelectingAll,
