@@ -205,7 +205,7 @@ func (r *streamReader) next() ([]byte, int, error) {
 		}
 	}
 	if r.mode == modeYAML {
-		doc, line, err := r.yamlDocument()
+		doc, first, line, err := r.yamlDocument()
 		if err == nil {
 			var ext runtime.RawExtension
 			uerr := yaml.Unmarshal(doc, &ext)
@@ -213,7 +213,7 @@ func (r *streamReader) next() ([]byte, int, error) {
 				r.count++
 				return ext.Raw, line, nil
 			}
-			err = yamlError(uerr, line)
+			err = yamlError(uerr, first)
 		}
 		r.mode = modeDone
 		switch {
@@ -235,17 +235,20 @@ func (r *streamReader) next() ([]byte, int, error) {
 // yamlDocument returns the next YAML document of the stream as
 // apimachinery's YAMLReader cuts it: lines up to a line that starts with
 // "---" (followed by nothing but white space or a comment; anything else is
-// an error), each line ended by "\n" ("\r\n" becomes "\n"), empty
-// documents skipped.
-func (r *streamReader) yamlDocument() ([]byte, int, error) {
-	var doc []byte
-	first := 0
+// an error), each line ended by "\n" ("\r\n" becomes "\n"). A separator
+// line that comes when the document is still empty is not dropped: it
+// becomes the document's first line, and the YAML parser reads it ("---"
+// and "--- # x" start a document; "---#x" is a plain scalar, so a document
+// that begins with it is a string or a syntax error, as kubectl finds). It
+// returns the line where the document's text starts (YAML errors count from
+// there) and the line of its content, after such a separator.
+func (r *streamReader) yamlDocument() (doc []byte, first, content int, err error) {
 	for {
 		if r.pos >= len(r.b) {
 			if len(doc) != 0 {
-				return doc, first, nil
+				return doc, first, max(content, first), nil
 			}
-			return nil, 0, io.EOF
+			return nil, 0, 0, io.EOF
 		}
 		lineNo := r.lineOf(r.pos)
 		end := bytes.IndexByte(r.b[r.pos:], '\n')
@@ -259,15 +262,20 @@ func (r *streamReader) yamlDocument() ([]byte, int, error) {
 		if bytes.HasPrefix(line, []byte("---")) {
 			trimmed := bytes.TrimSpace(line[3:])
 			if len(trimmed) > 0 && trimmed[0] != '#' {
-				return nil, 0, fmt.Errorf("line %d: invalid Yaml document separator: %s", lineNo, trimmed)
+				return nil, 0, 0, fmt.Errorf("line %d: invalid Yaml document separator: %s", lineNo, trimmed)
 			}
 			if len(doc) != 0 {
-				return doc, first, nil
+				return doc, first, max(content, first), nil
 			}
+			first = lineNo
+			doc = append(append(doc, line...), '\n')
 			continue
 		}
 		if len(doc) == 0 {
 			first = lineNo
+		}
+		if content == 0 {
+			content = lineNo
 		}
 		doc = append(append(doc, line...), '\n')
 	}
