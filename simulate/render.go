@@ -9,7 +9,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/deployutil"
 )
 
 // String renders the table and the summary.
@@ -295,13 +297,20 @@ func (t *Timeline) Transcript() string {
 		for _, a := range s.Actions {
 			fmt.Fprintf(&b, "  - %s\n", a.String())
 		}
+		if len(s.Why) > 0 {
+			fmt.Fprintf(&b, "  waits: %s\n", s.Why)
+		}
+		why := ""
+		if s.RequeueWhy != "" {
+			why = ": " + s.RequeueWhy
+		}
 		switch {
 		case s.Err != nil:
 			fmt.Fprintf(&b, "  then fail: %v\n", s.Err)
 		case s.Requeue:
-			b.WriteString("  then requeue now (rate limited)" + requeueWhy(&s) + "\n")
+			b.WriteString("  then requeue now (rate limited)" + why + "\n")
 		case s.RequeueAfter > 0:
-			fmt.Fprintf(&b, "  then requeue after %s\n", s.RequeueAfter)
+			fmt.Fprintf(&b, "  then requeue after %s%s\n", s.RequeueAfter, why)
 		}
 		for _, c := range s.Conditions {
 			fmt.Fprintf(&b, "  condition %s=%s %s (updated %s)\n", c.Type, c.Status, c.Reason, t.when(c.LastUpdateTime.Time))
@@ -321,11 +330,14 @@ func conditionReason(conds []appsv1.DeploymentCondition, typ appsv1.DeploymentCo
 	return "-"
 }
 
-// when prints a time as its offset from the start ("+12s", "-2s"), but a
+// when prints a time as its offset from the start (see offset).
+func (t *Timeline) when(at time.Time) string { return offset(at, t.Start) }
+
+// offset prints a time as its offset from start ("+12s", "-2s"), but a
 // time more than a day before the start (a condition the input carried from
 // long ago) as itself, in RFC 3339: an offset of years reads as nonsense.
-func (t *Timeline) when(at time.Time) string {
-	d := at.Sub(t.Start)
+func offset(at, start time.Time) string {
+	d := at.Sub(start)
 	switch {
 	case d >= 0:
 		return "+" + shortDuration(d)
@@ -335,13 +347,34 @@ func (t *Timeline) when(at time.Time) string {
 	return at.UTC().Format(time.RFC3339) + ", before the start"
 }
 
-// requeueWhy gives the reason of an immediate requeue: Sync asks for one
-// only when the progress deadline is less than a second away.
-func requeueWhy(s *Step) string {
-	for _, c := range s.Conditions {
-		if c.Type == appsv1.DeploymentProgressing && c.Reason != "ProgressDeadlineExceeded" {
-			return ": the progress deadline has passed or is less than a second away"
-		}
+// requeueWhy gives the reason of a plan's requeue, with its numbers. Sync
+// asks for one only to look at the progress deadline again: the deadline
+// is the Progressing condition's lastUpdateTime plus
+// spec.progressDeadlineSeconds; less than a second away, the requeue is
+// immediate (Requeue), otherwise one second past it (RequeueAfter). d is
+// the Deployment after the plan (a plan that requeues writes no new
+// Progressing condition); "" when the plan does not requeue or the numbers
+// do not give its requeue.
+func requeueWhy(d *appsv1.Deployment, p deploysync.Plan, start, now time.Time) string {
+	if p.Err != nil || !p.Requeue && p.RequeueAfter <= 0 || d.Spec.ProgressDeadlineSeconds == nil {
+		return ""
+	}
+	c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing)
+	if c == nil || c.Reason == deployutil.ReasonProgressDeadlineExceeded {
+		return ""
+	}
+	secs := *d.Spec.ProgressDeadlineSeconds
+	deadline := c.LastUpdateTime.Add(time.Duration(secs) * time.Second)
+	sum := fmt.Sprintf("Progressing updated %s + progressDeadlineSeconds %d = %s", offset(c.LastUpdateTime.Time, start), secs, offset(deadline, start))
+	switch left := deadline.Sub(now); {
+	case p.Requeue && left < 0 && c.Reason == deployutil.ReasonNewReplicaSetAvailable:
+		return fmt.Sprintf("the progress deadline has passed (%s, %s ago), and Progressing %s never times out", sum, shortDuration(-left), c.Reason)
+	case p.Requeue && left < 0:
+		return fmt.Sprintf("the progress deadline has passed (%s, %s ago)", sum, shortDuration(-left))
+	case p.Requeue && left < time.Second:
+		return fmt.Sprintf("the progress deadline is less than a second away (%s, in %s)", sum, left)
+	case !p.Requeue && p.RequeueAfter == left+time.Second:
+		return fmt.Sprintf("one second past the progress deadline, to check it (%s)", sum)
 	}
 	return ""
 }

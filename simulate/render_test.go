@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,7 +9,9 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 )
 
@@ -93,14 +96,61 @@ func TestTranscriptTimes(t *testing.T) {
 			t.Errorf("when(%v) = %q, want %q (%s)", tt.at, got, tt.want, tt.reason)
 		}
 	}
-	s := Step{Requeue: true, Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Reason: "ReplicaSetUpdated",
-		LastUpdateTime: metav1.NewTime(start.Add(-72562 * time.Hour))}}}
+	d := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{ProgressDeadlineSeconds: ptr.To[int32](600)}}
+	d.Status.Conditions = []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Reason: "ReplicaSetUpdated",
+		LastUpdateTime: metav1.NewTime(start.Add(-72562 * time.Hour))}}
+	plan := deploysync.Plan{Requeue: true}
+	s := Step{Requeue: true, Conditions: d.Status.Conditions, RequeueWhy: requeueWhy(d, plan, start, start)}
 	tl.Steps = []Step{s}
 	out := tl.Transcript()
-	for _, want := range []string{"then requeue now (rate limited): the progress deadline has passed or is less than a second away",
+	for _, want := range []string{"then requeue now (rate limited): the progress deadline has passed (Progressing updated 2018-08-20T02:00:00Z, before the start + progressDeadlineSeconds 600 = 2018-08-20T02:10:00Z, before the start, ",
 		"(updated 2018-08-20T02:00:00Z, before the start)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestRequeueWhy: a requeue's reason gives the progress deadline's sum, and
+// only when that sum is what made Sync requeue.
+func TestRequeueWhy(t *testing.T) {
+	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	deployment := func(reason string, updated time.Duration) *appsv1.Deployment {
+		d := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{ProgressDeadlineSeconds: ptr.To[int32](600)}}
+		d.Status.Conditions = []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Reason: reason,
+			LastUpdateTime: metav1.NewTime(start.Add(updated))}}
+		return d
+	}
+	for _, tt := range []struct {
+		name   string
+		d      *appsv1.Deployment
+		plan   deploysync.Plan
+		now    time.Duration
+		want   string
+		reason string
+	}{
+		{"after", deployment("ReplicaSetUpdated", 2*time.Second), deploysync.Plan{RequeueAfter: 600 * time.Second}, 3 * time.Second,
+			"one second past the progress deadline, to check it (Progressing updated +2s + progressDeadlineSeconds 600 = +10m2s)",
+			"+2s + 600s = +10m2s; at +3s that is 599s away, and Sync asks for 599s + 1s"},
+		{"after, other numbers", deployment("ReplicaSetUpdated", 2*time.Second), deploysync.Plan{RequeueAfter: 30 * time.Second}, 3 * time.Second, "",
+			"a RequeueAfter the deadline does not give has no reason made up for it"},
+		{"now, soon", deployment("ReplicaSetUpdated", 0), deploysync.Plan{Requeue: true}, 599*time.Second + 500*time.Millisecond,
+			"the progress deadline is less than a second away (Progressing updated +0s + progressDeadlineSeconds 600 = +10m, in 500ms)",
+			"the deadline +10m is half a second after +9m59.5s"},
+		{"now, passed", deployment("NewReplicaSetAvailable", -time.Hour), deploysync.Plan{Requeue: true}, 0,
+			"the progress deadline has passed (Progressing updated -1h + progressDeadlineSeconds 600 = -50m, 50m ago), and Progressing NewReplicaSetAvailable never times out",
+			"a complete rollout's condition does not time out, so the deadline stays passed"},
+		{"timed out", deployment("ProgressDeadlineExceeded", 0), deploysync.Plan{Requeue: true}, 700 * time.Second, "",
+			"Sync requeues for no deadline that has already timed out"},
+		{"no requeue", deployment("ReplicaSetUpdated", 0), deploysync.Plan{}, time.Second, "", "no requeue, no reason"},
+		{"failed", deployment("ReplicaSetUpdated", 0), deploysync.Plan{Requeue: true, Err: errors.New("collision")}, 599 * time.Second, "",
+			"a failed sync's retry is the error's, printed with it"},
+	} {
+		if tt.reason == "" {
+			t.Fatal("reason must be provided")
+		}
+		if got := requeueWhy(tt.d, tt.plan, start, start.Add(tt.now)); got != tt.want {
+			t.Errorf("%s: requeueWhy = %q, want %q (%s)", tt.name, got, tt.want, tt.reason)
 		}
 	}
 }

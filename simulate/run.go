@@ -292,6 +292,7 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 	r.tl.Steps = append(r.tl.Steps, Step{
 		Index: i, Time: r.start.Add(r.now), Elapsed: r.now, Changes: descs,
 		Branch: plan.Branch, Actions: plan.Actions, Requeue: plan.Requeue, RequeueAfter: plan.RequeueAfter, Err: plan.Err,
+		Why: plan.Why, RequeueWhy: requeueWhy(d, plan, r.start, r.start.Add(r.now)),
 		Replicas: *d.Spec.Replicas, MaxSurge: facts.MaxSurge(d), MaxUnavailable: facts.MaxUnavailable(d),
 		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions),
 	})

@@ -82,10 +82,19 @@ type Step struct {
 	// Actions are the plan's writes and events, each with its reason
 	// (Explain).
 	Actions []action.Action
+	// Why is the plan's Why: when a rule holds the rollout back, why this
+	// sync moves nothing on, with its numbers (see [deploysync.Plan.Why]);
+	// nil otherwise.
+	Why action.Reasons
 	// Requeue is the plan's Requeue: sync again soon.
 	Requeue bool
 	// RequeueAfter is the plan's RequeueAfter: sync again after it.
 	RequeueAfter time.Duration
+	// RequeueWhy says why the sync asked for Requeue or RequeueAfter, with
+	// its numbers: the progress deadline, from the Progressing condition's
+	// lastUpdateTime and spec.progressDeadlineSeconds. It is "" without a
+	// requeue.
+	RequeueWhy string
 	// Err is the plan's Err (a hash collision); the step after retries.
 	Err error
 	// Replicas is the Deployment's spec.replicas at the sync; MaxSurge and

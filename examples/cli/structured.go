@@ -71,8 +71,10 @@ type jsonStep struct {
 	Changes      []string            `json:"changes,omitempty"`
 	Branch       deploysync.Branch   `json:"branch"`
 	Actions      []jsonStepAction    `json:"actions,omitempty"`
+	Why          string              `json:"why,omitempty"`
 	Requeue      bool                `json:"requeue,omitempty"`
 	RequeueAfter string              `json:"requeueAfter,omitempty"`
+	RequeueWhy   string              `json:"requeueWhy,omitempty"`
 	Error        string              `json:"error,omitempty"`
 	Replicas     int32               `json:"replicas"`
 	ReplicaSets  []jsonReplicaSetRow `json:"replicaSets"`
@@ -121,7 +123,8 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 		out.InputBroken = append(out.InputBroken, tl.InputBroken[i].Error())
 	}
 	for _, s := range tl.Steps {
-		js := jsonStep{Index: s.Index, Elapsed: s.Elapsed.String(), Changes: s.Changes, Branch: s.Branch, Requeue: s.Requeue,
+		js := jsonStep{Index: s.Index, Elapsed: s.Elapsed.String(), Changes: s.Changes, Branch: s.Branch, Why: s.Why.String(),
+			Requeue: s.Requeue, RequeueWhy: s.RequeueWhy,
 			Replicas: s.Replicas, Totals: countsJSON(s.Totals), ReplicaSets: []jsonReplicaSetRow{}}
 		if s.RequeueAfter > 0 {
 			js.RequeueAfter = s.RequeueAfter.String()
