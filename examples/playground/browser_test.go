@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -96,11 +98,18 @@ type page struct {
 	Function string `json:"function"`
 	Actions  int    `json:"actions"`
 	Whole    string `json:"whole"`
+	// Waits is the plan list's "waits" entry, Then its requeue entry's
+	// reason ("" when none); Calls the calls listed under the function,
+	// "name=state" joined by spaces.
+	Waits string `json:"waits"`
+	Then  string `json:"then"`
+	Calls string `json:"calls"`
 }
 
 const readPage = `(() => {
   const hit = document.querySelector('#flow .node.branch.hit');
   const fn = document.querySelector('#flow .node.fn.hit');
+  const txt = (sel) => { const e = document.querySelector(sel); return e ? e.textContent : ''; };
   return {
     step: Number(document.body.dataset.step), steps: Number(document.body.dataset.steps),
     title: document.getElementById('step-title').textContent,
@@ -108,7 +117,68 @@ const readPage = `(() => {
     branch: hit ? hit.dataset.node : '', function: fn ? fn.textContent : '',
     actions: document.querySelectorAll('#actions li.action').length,
     whole: document.getElementById('transcript').textContent,
+    waits: txt('#actions li.waits .why'), then: txt('#actions li.then .why'),
+    calls: [...document.querySelectorAll('#calls li')].map((li) => li.dataset.call + '=' + li.dataset.state).join(' '),
   };
+})()`
+
+// calls renders a step's calls as page.Calls does.
+func calls(s play.Step) string {
+	var parts []string
+	for _, c := range s.Calls {
+		parts = append(parts, c.Name+"="+c.State)
+	}
+	return strings.Join(parts, " ")
+}
+
+// layout is what the page measures of itself at a width.
+type layout struct {
+	Width       float64  `json:"width"`
+	ScrollWidth float64  `json:"scrollWidth"`
+	Off         []string `json:"off"`
+	FlowFont    float64  `json:"flowFont"`
+	ChartFont   float64  `json:"chartFont"`
+	Clipped     []string `json:"clipped"`
+	Layout      string   `json:"layout"`
+	StatusLines float64  `json:"statusLines"`
+}
+
+// measure: the page's width against the viewport's; the controls that are
+// not wholly on screen; the smallest text of the diagram and of the chart
+// in CSS pixels as drawn (font size times the SVG's scale); the texts cut
+// off by their SVG's edge or wider than their box; the status line's
+// height in lines.
+const measure = `(() => {
+  const vw = window.innerWidth;
+  const de = document.documentElement;
+  const ids = ['scenario', 'yaml', 'script', 'kversion', 'begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate',
+    'seed', 'failingImages', 'collision', 'first', 'back', 'play', 'step', 'last', 'cursor', 'share'];
+  const off = ids.filter((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.width <= 0 || r.left < -0.5 || r.right > vw + 0.5; });
+  const clipped = [];
+  const font = (svg) => {
+    const sr = svg.getBoundingClientRect();
+    const scale = sr.width / svg.viewBox.baseVal.width;
+    let min = 1e9;
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent) continue;
+      min = Math.min(min, parseFloat(getComputedStyle(t).fontSize) * scale);
+      const r = t.getBoundingClientRect();
+      if (r.left < sr.left - 0.5 || r.right > sr.right + 0.5 || r.top < sr.top - 0.5 || r.bottom > sr.bottom + 0.5) clipped.push(svg.id + ': ' + t.textContent);
+    }
+    for (const g of svg.querySelectorAll('g.node')) {
+      const b = g.querySelector('rect').getBoundingClientRect();
+      for (const t of g.querySelectorAll('text')) {
+        const r = t.getBoundingClientRect();
+        if (r.left < b.left || r.right > b.right) clipped.push(svg.id + ' box: ' + t.textContent);
+      }
+    }
+    return min;
+  };
+  const st = document.getElementById('status');
+  return {width: vw, scrollWidth: Math.max(de.scrollWidth, document.body.scrollWidth), off,
+    flowFont: font(document.getElementById('flow')), chartFont: font(document.getElementById('chart')), clipped,
+    layout: document.getElementById('flow').dataset.layout,
+    statusLines: st.getBoundingClientRect().height / parseFloat(getComputedStyle(st).lineHeight)};
 })()`
 
 // TestPlaygroundInChromium builds the site as `go run .` does, serves it
@@ -131,10 +201,38 @@ func TestPlaygroundInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	figures := []string{fmt.Sprintf("site built in %.1fs; %s: %d bytes (%.1f MB)", time.Since(began).Seconds(), site.WasmFile, fi.Size(), float64(fi.Size())/1e6)}
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	srv := httptest.NewServer(site.Handler(dir))
 	defer srv.Close()
+	// The server sends the WebAssembly compressed as -out wrote it:
+	// brotli to a client that accepts it, else gzip.
+	const maxWire = 4_500_000
+	onWire := map[string]int64{}
+	for _, tt := range []struct{ accept, want string }{{"gzip, deflate, br, zstd", "br"}, {"gzip, deflate", "gzip"}} {
+		file, err := os.Stat(filepath.Join(dir, site.WasmFile+map[string]string{"br": ".br", "gzip": ".gz"}[tt.want]))
+		if err != nil {
+			t.Fatalf("-out writes no %s WebAssembly: %v", tt.want, err)
+		}
+		req, _ := http.NewRequest("GET", srv.URL+"/"+site.WasmFile, nil)
+		req.Header.Set("Accept-Encoding", tt.accept)
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wire, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if enc, typ := resp.Header.Get("Content-Encoding"), resp.Header.Get("Content-Type"); enc != tt.want || typ != "application/wasm" || wire != file.Size() {
+			t.Errorf("Accept-Encoding %q: the WebAssembly is sent with Content-Encoding %q and Content-Type %q, %d bytes; want %s, application/wasm and the %d bytes of its file",
+				tt.accept, enc, typ, wire, tt.want, file.Size())
+		}
+		if wire > maxWire {
+			t.Errorf("the WebAssembly is %d bytes on the wire as %s; at most %d", wire, tt.want, maxWire)
+		}
+		onWire[tt.want] = wire
+	}
+	figures = append(figures, fmt.Sprintf("%s on the wire: %d bytes (%.2f MB) as br, %d bytes (%.2f MB) as gzip",
+		site.WasmFile, onWire["br"], float64(onWire["br"])/1e6, onWire["gzip"], float64(onWire["gzip"])/1e6))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	actx, acancel := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -216,6 +314,13 @@ func TestPlaygroundInChromium(t *testing.T) {
 			t.Fatalf("screenshot %s: %v", name, err)
 		}
 		path := filepath.Join(t.ArtifactDir(), name)
+		if strings.HasPrefix(name, "width-") {
+			// One per width, kept beside the package (git-ignored).
+			if err := os.MkdirAll(filepath.Join("testdata", "screenshots"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path = filepath.Join("testdata", "screenshots", name)
+		}
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -236,22 +341,37 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 	waitReady()
 	type perf struct {
-		FirstPaint, FirstContentfulPaint, Ready, FirstRun float64
+		FirstPaint, FirstContentfulPaint, Compiled, Ready, RunEnd, FirstRun float64
+		WasmEncoded, WasmDecoded                                            float64
 	}
 	pf, err := chromedp.Run(bctx, chromedp.Evaluate[perf](`(() => {
 	  const paint = (n) => (performance.getEntriesByName(n)[0] || {startTime: -1}).startTime;
 	  const mark = (n) => (performance.getEntriesByName(n, 'mark')[0] || {startTime: -1}).startTime;
+	  const w = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/deploysync.wasm')) || {};
 	  return {FirstPaint: paint('first-paint'), FirstContentfulPaint: paint('first-contentful-paint'),
-	          Ready: mark('deploysync-ready'), FirstRun: mark('deploysync-first-run')};
+	          Compiled: mark('deploysync-compiled'), Ready: mark('deploysync-ready'), RunEnd: mark('deploysync-run-end'), FirstRun: mark('deploysync-first-run'),
+	          WasmEncoded: w.encodedBodySize || -1, WasmDecoded: w.decodedBodySize || -1};
 	})()`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pf.FirstContentfulPaint < 0 || pf.Ready < 0 || pf.FirstRun < pf.Ready {
+	if pf.FirstContentfulPaint < 0 || pf.Ready < 0 || pf.FirstRun < 0 || pf.RunEnd < pf.Ready {
 		t.Errorf("performance entries missing or out of order: %+v", pf)
 	}
-	figures = append(figures, fmt.Sprintf("first paint %.0f ms, first contentful paint %.0f ms, controller (wasm) ready %.0f ms, first run drawn %.0f ms after navigation start",
-		pf.FirstPaint, pf.FirstContentfulPaint, pf.Ready, pf.FirstRun))
+	if pf.WasmEncoded <= 0 || pf.WasmEncoded > maxWire || pf.WasmDecoded != float64(fi.Size()) {
+		t.Errorf("the browser received the WebAssembly as %.0f bytes, decoded to %.0f; want at most %d, decoded to the %d of the file", pf.WasmEncoded, pf.WasmDecoded, maxWire, fi.Size())
+	}
+	received := "neither the br nor the gzip file"
+	for enc, n := range onWire {
+		if float64(n) == pf.WasmEncoded {
+			received = enc
+		}
+	}
+	figures = append(figures, fmt.Sprintf("first paint %.0f ms, first contentful paint %.0f ms, first plan drawn (from runs/) %.0f ms, wasm fetched and compiled %.0f ms, controller started %.0f ms, its first run (the check of the plan drawn) done %.0f ms after navigation start; the browser received %s as %.0f bytes (%s)",
+		pf.FirstPaint, pf.FirstContentfulPaint, pf.FirstRun, pf.Compiled, pf.Ready, pf.RunEnd, site.WasmFile, pf.WasmEncoded, received))
+
+	again := eval(`(() => { const req = JSON.stringify(app.scenarios[0].request); const t0 = performance.now(); window.deploysyncRun(req); return (performance.now() - t0).toFixed(0); })()`)
+	figures = append(figures, "the default scenario run again (compiled, warm): "+again+" ms")
 
 	// 1. The default scenario, run to the end with the Run button.
 	def := play.Scenarios()[0]
@@ -298,14 +418,23 @@ func TestPlaygroundInChromium(t *testing.T) {
 		if got, want := read().Whole, readGolden(t, sc).transcript; got != want {
 			t.Errorf("scenario %s: the page's transcript differs from %s:\n%s", sc.ID, sc.Golden, got)
 		}
+		if sc.ID == "deadline" {
+			// Its chart has a gap of minutes between seconds-apart steps.
+			do("end", chromedp.Focus(chromedp.CSS("#play")), chromedp.KeyEvent(kb.End))
+			if n := eval(`String(document.querySelectorAll('#chart .gap-label').length)`); n == "0" {
+				t.Errorf("the deadline scenario's chart marks no gap in time")
+			}
+			shot("deadline-finished.png", false)
+		}
 	}
 
 	// 3. Step through another scenario, one sync at a time, by the Step
 	// button and by the → key, and check each step against the golden; then
 	// back by ← and by the Back button.
-	for _, id := range []string{"recreate", "pause"} {
+	for _, id := range []string{"rolling", "recreate", "pause"} {
 		pick(id)
 		g := readGolden(t, scenarios[id])
+		native := play.Run(scenarios[id].Request)
 		for i := range g.steps {
 			if i > 0 {
 				if i%2 == 1 {
@@ -324,6 +453,16 @@ func TestPlaygroundInChromium(t *testing.T) {
 			if strings.Count(g.steps[i], "\n  - ") != p.Actions {
 				t.Errorf("%s step %d: %d actions listed, the golden has %d", id, i, p.Actions, strings.Count(g.steps[i], "\n  - "))
 			}
+			// Every step explained: the plan's Why and the requeue's
+			// reason as the library gives them, and the calls as play
+			// reads them off the reasons.
+			ns := native.Steps[i]
+			if p.Waits != ns.Why || p.Then != ns.RequeueWhy || p.Calls != calls(ns) {
+				t.Errorf("%s step %d: the page explains waits %q, requeue %q, calls %q; natively %q, %q, %q", id, i, p.Waits, p.Then, p.Calls, ns.Why, ns.RequeueWhy, calls(ns))
+			}
+			if p.Actions == 0 && ns.Why == "" && ns.RequeueWhy == "" && !strings.Contains(g.steps[i], "condition") {
+				t.Errorf("%s step %d: nothing explains the step", id, i)
+			}
 		}
 		if id == "recreate" {
 			shot("recreate-finished.png", false)
@@ -334,6 +473,111 @@ func TestPlaygroundInChromium(t *testing.T) {
 			t.Errorf("%s: two steps back the page is at step %d, showing\n%s", id, p.Step, p.Text)
 		}
 	}
+
+	// Keyboard. The arrows step wherever the focus is (here the scenario
+	// list, which they would otherwise change), except in the editors;
+	// Tab leaves the editor unchanged; Ctrl+] indents, Ctrl+[ outdents.
+	pick(def.ID)
+	do("→ on the scenario list", chromedp.Focus(chromedp.CSS("#scenario")), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	if p, sc := read(), eval(`document.getElementById('scenario').value`); p.Step != 2 || sc != def.ID {
+		t.Errorf("→ twice on the scenario list: step %d and scenario %q; want step 2 of %q", p.Step, sc, def.ID)
+	}
+	yamlBefore := eval(`document.getElementById('yaml').value`)
+	do("→ and Tab in the editor", chromedp.Focus(chromedp.CSS("#yaml")), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Tab))
+	if p, focus, y := read(), eval(`document.activeElement.id`), eval(`document.getElementById('yaml').value`); p.Step != 2 || focus == "yaml" || y != yamlBefore {
+		t.Errorf("→ then Tab in the editor: step %d, focus on %q, YAML changed %v; want step 2, focus moved on, YAML unchanged", p.Step, focus, y != yamlBefore)
+	}
+	eval(`(() => { const ta = document.getElementById('yaml'); ta.focus(); ta.setSelectionRange(0, 0); return ''; })()`)
+	do("Ctrl+]", chromedp.KeyEvent("]", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	if y := eval(`document.getElementById('yaml').value`); y != "  "+yamlBefore {
+		t.Errorf("Ctrl+] at the first line: the YAML starts %q, want it indented by two spaces", y[:min(len(y), 20)])
+	}
+	do("Ctrl+[", chromedp.KeyEvent("[", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	if y := eval(`document.getElementById('yaml').value`); y != yamlBefore {
+		t.Errorf("Ctrl+[ after Ctrl+]: the YAML starts %q, want it back as it was", y[:min(len(y), 20)])
+	}
+
+	// Junk: a syntax error without a line in the parser's message gets
+	// its line, and the run controls are disabled while it lasts.
+	pick(def.ID)
+	eval(`(() => { const ta = document.getElementById('yaml'); ta.value = '{{{ ]]]'; ta.dispatchEvent(new Event('input')); return ''; })()`)
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelectorAll('#problems li').length > 0`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("no problem shown for junk: %v", err)
+	}
+	junk := eval(`JSON.stringify({
+	  mark: (document.querySelector('#yaml-editor .marks div') || {dataset: {}}).dataset.line || '',
+	  gutter: [...document.querySelectorAll('#yaml-editor .gutter span.bad')].map((s) => s.textContent).join(','),
+	  disabled: ['first', 'back', 'play', 'step', 'last', 'cursor'].filter((id) => document.getElementById(id).disabled).join(','),
+	})`)
+	if want := `{"mark":"1","gutter":"1","disabled":"first,back,play,step,last,cursor"}`; junk != want {
+		t.Errorf("junk {{{ ]]]: the page shows %s, want %s", junk, want)
+	}
+	pick(def.ID)
+	if d := eval(`['play', 'step', 'last', 'cursor'].filter((id) => document.getElementById(id).disabled).join(',')`); d != "" {
+		t.Errorf("after valid input again, %s stay disabled", d)
+	}
+
+	// Every width: no horizontal overflow, every control on screen, the
+	// diagram's and the chart's text at least 11 CSS px and none cut
+	// off; the status line wraps the fallback link of a refused
+	// clipboard. At step 3 (a step that waits) of the default scenario.
+	do("step 3", chromedp.Focus(chromedp.CSS("#play")), chromedp.KeyEvent(kb.Home), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	for _, w := range []int64{390, 768, 1440} {
+		do(fmt.Sprint("viewport ", w), chromedp.EmulateViewport(w, 900))
+		// The page redraws its diagrams to the new width after a short
+		// debounce.
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](fmt.Sprintf(`window.innerWidth === %d && Math.abs(document.getElementById('chart').getBoundingClientRect().width - document.getElementById('chart').viewBox.baseVal.width) < 1`, w),
+			chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatalf("width %d: the chart was not redrawn to its width: %v", w, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		m, err := chromedp.Run(bctx, chromedp.Evaluate[layout](measure))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.ScrollWidth > m.Width || len(m.Off) > 0 || m.FlowFont < 11 || m.ChartFont < 11 || len(m.Clipped) > 0 {
+			t.Errorf("width %d: %+v; want scroll width ≤ width, no control off screen, text ≥ 11 px, none clipped", w, m)
+		}
+		figures = append(figures, fmt.Sprintf("width %d: scroll width %.0f, smallest text %.1f px (diagram, %s layout) and %.1f px (chart)",
+			w, m.ScrollWidth, m.FlowFont, m.Layout, m.ChartFont))
+		shot(fmt.Sprintf("width-%d.png", w), true)
+		if w != 768 {
+			// The README's: the window as a learner sees it, on a phone
+			// scrolled to the run.
+			do("viewport for the README", chromedp.EmulateViewport(w, map[int64]int64{390: 844, 1440: 900}[w]))
+			if w == 390 {
+				eval(`(() => { document.getElementById('run').scrollIntoView(); return ''; })()`)
+			}
+			time.Sleep(300 * time.Millisecond)
+			shot(fmt.Sprintf("width-%d-window.png", w), false)
+			eval(`(() => { window.scrollTo(0, 0); return ''; })()`)
+		}
+	}
+	// A refused clipboard: the link of an edited scenario (hundreds of
+	// characters) goes into the status line, which wraps it.
+	eval(`(() => { const ta = document.getElementById('yaml'); ta.value += '# edited\n'; ta.dispatchEvent(new Event('input')); return ''; })()`)
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`location.hash.startsWith('#r=')`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the edit did not make a link of its own: %v", err)
+	}
+	eval(`(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); return ''; })()`)
+	do("copy link", chromedp.Click(chromedp.CSS("#share")))
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`!!document.querySelector('#status a#link')`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("a refused clipboard shows no link: %v", err)
+	}
+	for _, w := range []int64{390, 768, 1440} {
+		do(fmt.Sprint("viewport ", w), chromedp.EmulateViewport(w, 900))
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](fmt.Sprintf(`window.innerWidth === %d`, w), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatal(err)
+		}
+		m, err := chromedp.Run(bctx, chromedp.Evaluate[layout](measure))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(eval(`document.getElementById('link').textContent`)); m.ScrollWidth > m.Width || m.StatusLines < 1.5 {
+			t.Errorf("width %d, a %d-character link in the status: scroll width %.0f, status %.1f lines; want no overflow, the link wrapped", w, n, m.ScrollWidth, m.StatusLines)
+		}
+	}
+	do("viewport", chromedp.EmulateViewport(1440, 900))
 
 	// 4. An invalid Deployment: maxSurge 0 with maxUnavailable 0. The page
 	// shows the library's error (as play.Run gives it natively) at the
@@ -414,6 +658,22 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 	if want134 == old {
 		t.Errorf("the 1.34 transcript equals the 1.37 one: the minor changed nothing")
+	}
+	// The header names the minor, and the page says what 1.34 decides
+	// differently from the 1.37 it replaced, as play finds it natively.
+	as134.CompareMinor = "1.37"
+	diff := play.Run(as134).Differences
+	if diff == nil || diff.Steps == 0 {
+		t.Fatalf("natively, 1.34 decides nothing differently from 1.37: %+v", diff)
+	}
+	header := eval(`JSON.stringify({label: document.getElementById('minor-label').textContent, diff: document.getElementById('minor-diff').textContent})`)
+	var got struct{ Label, Diff string }
+	if err := json.Unmarshal([]byte(header), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.Label, "1.34") || !strings.Contains(got.Diff, "1.34 decides differently from 1.37") ||
+		!strings.Contains(got.Diff, fmt.Sprintf("%d of the steps", diff.Steps)) || !strings.Contains(got.Diff, diff.Lines[0].Other[0]) {
+		t.Errorf("as 1.34 the header says %q and the differences %q; want 1.34, and %d steps differing from 1.37 with %q", got.Label, got.Diff, diff.Steps, diff.Lines[0].Other[0])
 	}
 
 	mu.Lock()

@@ -3,6 +3,7 @@ module github.com/deploysync/deploysync/examples/playground
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/deploysync/deploysync v0.0.0

@@ -2,7 +2,8 @@
 // simulator compiled to WebAssembly, behind a plain HTML page — and serves
 // it on 127.0.0.1 (a free port unless -addr says otherwise), printing the
 // address; with -out DIR it only writes the static site into DIR, for any
-// static host. Run it from the repository's root as
+// static host, every file beside its gzip (FILE.gz) for hosts that serve
+// precompressed files. It serves the .wasm gzipped. Run it from the repository's root as
 //
 //	go run -C examples/playground .
 package main
@@ -59,7 +60,7 @@ func run(addr, out string) error {
 		return err
 	}
 	fmt.Printf("playground at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	srv := &http.Server{Handler: http.FileServer(http.Dir(dir))}
+	srv := &http.Server{Handler: site.Handler(dir)}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 	go func() {

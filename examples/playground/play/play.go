@@ -19,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -49,8 +50,14 @@ type Request struct {
 	// MaxSteps is the step limit (0: 2000).
 	MaxSteps int `json:"maxSteps,omitempty"`
 	// KubernetesVersion is the minor whose controller decides ("1.33" …
-	// "1.37"; "" is 1.37): see deploysync.WithKubernetesVersion.
+	// "1.37"; "" is the newest, [DefaultMinor]): see
+	// deploysync.WithKubernetesVersion.
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// CompareMinor, when set to another minor, makes Run also run the
+	// request as that minor decides it and say what differs
+	// (Result.Differences); without it a run of a minor other than
+	// DefaultMinor is compared with DefaultMinor.
+	CompareMinor string `json:"compareMinor,omitempty"`
 }
 
 // PodModel holds the knobs of simulate's pod model; delays in seconds.
@@ -93,6 +100,11 @@ type Result struct {
 	// ReplicaSets are the ReplicaSets of the run in order of first
 	// appearance.
 	ReplicaSets []ReplicaSetInfo `json:"replicaSets,omitempty"`
+	// Minor is the Kubernetes minor whose controller decided.
+	Minor string `json:"minor,omitempty"`
+	// Differences say what Minor decides differently from the minor it
+	// was compared with (see Request.CompareMinor), found by running both.
+	Differences *Differences `json:"differences,omitempty"`
 }
 
 // Problem is an error in the request.
@@ -116,9 +128,18 @@ type Step struct {
 	Branch  string   `json:"branch"`
 	Changes []string `json:"changes,omitempty"`
 	Actions []Action `json:"actions,omitempty"`
-	// Requeue, RequeueAfter (seconds) and Err are the plan's.
+	// Why is the plan's Why (why the sync moves nothing on, with its
+	// numbers), "" when nothing holds the rollout back.
+	Why string `json:"why,omitempty"`
+	// Function is the function the branch hands the Deployment to
+	// ("rolloutRolling"), Calls its calls and what each did.
+	Function string `json:"function,omitempty"`
+	Calls    []Call `json:"calls,omitempty"`
+	// Requeue, RequeueAfter (seconds) and Err are the plan's; RequeueWhy
+	// is the simulator's reason for the requeue.
 	Requeue      bool    `json:"requeue,omitempty"`
 	RequeueAfter float64 `json:"requeueAfter,omitempty"`
+	RequeueWhy   string  `json:"requeueWhy,omitempty"`
 	Err          string  `json:"err,omitempty"`
 	// Replicas, MaxSurge and MaxUnavailable are the Deployment's at the
 	// sync.
@@ -146,6 +167,10 @@ type Action struct {
 type ReplicaSetInfo struct {
 	Name     string `json:"name"`
 	Revision string `json:"revision"`
+	// Hash is its pod-template-hash label; Images its containers' images,
+	// comma-separated.
+	Hash   string `json:"hash"`
+	Images string `json:"images"`
 }
 
 // ReplicaSetStep is a ReplicaSet at a step.
@@ -176,6 +201,23 @@ type Condition struct {
 // shows. Problems with the input (YAML, fields, the library's InputErrors,
 // bad knobs) are in Result.Problems; Run never panics on input.
 func Run(req Request) Result {
+	res := run(req)
+	if len(res.Problems) > 0 {
+		return res
+	}
+	other := req.CompareMinor
+	if other == "" {
+		other = DefaultMinor()
+	}
+	if other != res.Minor {
+		o := req
+		o.KubernetesVersion, o.CompareMinor = other, ""
+		res.Differences = compare(res, run(o), other)
+	}
+	return res
+}
+
+func run(req Request) Result {
 	d, probs := parseDeployment(req.YAML)
 	if len(probs) > 0 {
 		return Result{Problems: probs}
@@ -189,6 +231,7 @@ func Run(req Request) Result {
 			if err != nil {
 				return Result{Problems: []Problem{{Message: err.Error()}}}
 			}
+			res.Minor = version(req)
 			return res
 		}
 	}
@@ -213,12 +256,24 @@ func Transcript(req Request) (string, error) {
 	return tl.Transcript(), nil
 }
 
-// version is the request's Kubernetes minor, 1.37 when it names none.
+// version is the request's Kubernetes minor, DefaultMinor when it names
+// none.
 func version(req Request) string {
 	if req.KubernetesVersion == "" {
-		return "1.37"
+		return DefaultMinor()
 	}
 	return req.KubernetesVersion
+}
+
+// Minors returns the Kubernetes minors the library decides as, oldest
+// first (deploysync.KubernetesVersions).
+func Minors() []string { return deploysync.KubernetesVersions() }
+
+// DefaultMinor is the minor a request without one runs as: the newest the
+// library knows, which is deploysync.WithKubernetesVersion's default.
+func DefaultMinor() string {
+	m := Minors()
+	return m[len(m)-1]
 }
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
@@ -309,7 +364,8 @@ func view(tl *simulate.Timeline) (Result, error) {
 	res := Result{Deployment: tl.Deployment, Strategy: tl.Strategy, Outcome: string(tl.Outcome)}
 	pos := -1
 	seen := map[string]bool{}
-	for i, s := range tl.Steps {
+	for i := range tl.Steps {
+		s := &tl.Steps[i]
 		marker := fmt.Sprintf("\nstep %d +", s.Index)
 		at := strings.Index(tr[max(pos, 0):], marker)
 		if at < 0 {
@@ -323,7 +379,8 @@ func view(tl *simulate.Timeline) (Result, error) {
 		}
 		pos = at
 		st := Step{Index: s.Index, Elapsed: s.Elapsed.Seconds(), Branch: string(s.Branch), Changes: s.Changes,
-			Requeue: s.Requeue, RequeueAfter: s.RequeueAfter.Seconds(),
+			Function: Function(s.Branch), Calls: flow(s),
+			Why: s.Why.String(), Requeue: s.Requeue, RequeueAfter: s.RequeueAfter.Seconds(), RequeueWhy: s.RequeueWhy,
 			Replicas: s.Replicas, MaxSurge: s.MaxSurge, MaxUnavailable: s.MaxUnavailable,
 			ReplicaSets: map[string]ReplicaSetStep{}, Totals: counts(s.Totals)}
 		if s.Err != nil {
@@ -351,6 +408,13 @@ func view(tl *simulate.Timeline) (Result, error) {
 	}
 	res.Steps[len(res.Steps)-1].Text = tr[pos+1 : len(tr)-len(tail)]
 	res.Tail = tl.Summary()
+	templates := replicaSetTemplates(tl)
+	for i := range res.ReplicaSets {
+		info := &res.ReplicaSets[i]
+		if t, ok := templates[info.Name]; ok {
+			info.Hash, info.Images = t.hash, t.images
+		}
+	}
 	if got := res.Join(); got != tr {
 		return Result{}, errors.New("the transcript's parts do not add up to it")
 	}
@@ -370,4 +434,30 @@ func (r *Result) Join() string {
 
 func counts(c simulate.Counts) Counts {
 	return Counts{Pods: c.Pods, Ready: c.Ready, Available: c.Available, Terminating: c.Terminating}
+}
+
+type template struct{ hash, images string }
+
+// replicaSetTemplates returns each ReplicaSet's pod-template-hash and
+// images, from the ReplicaSets the run created or ended with.
+func replicaSetTemplates(tl *simulate.Timeline) map[string]template {
+	out := map[string]template{}
+	add := func(rs *appsv1.ReplicaSet) {
+		var imgs []string
+		for _, c := range rs.Spec.Template.Spec.Containers {
+			imgs = append(imgs, c.Image)
+		}
+		out[rs.Name] = template{hash: rs.Labels[appsv1.DefaultDeploymentUniqueLabelKey], images: strings.Join(imgs, ",")}
+	}
+	for _, s := range tl.Steps {
+		for _, a := range s.Actions {
+			if c, ok := a.(*action.CreateReplicaSet); ok {
+				add(c.ReplicaSet)
+			}
+		}
+	}
+	for _, rs := range tl.Final.ReplicaSets {
+		add(rs)
+	}
+	return out
 }

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/testing/testutil"
+	"github.com/deploysync/deploysync/simulate"
 )
 
 // TestScenariosMatchGoldens runs every scenario natively and compares its
@@ -133,6 +135,8 @@ func TestProblems(t *testing.T) {
 		{"wrong kind", "only apps/v1 Deployments", "kind: Deployment", "kind: StatefulSet", lineOfText("kind: Deployment"), "Unsupported value"},
 		{"syntax", "a YAML syntax error at the parser's line",
 			"  replicas: 10", "  replicas: [10", lineOfText("replicas: 10"), "yaml:"},
+		{"junk without a line", "the parser names no line for junk at the top; the first lines it refuses the same way end at the junk",
+			"apiVersion: apps/v1", "{{{ ]]]", 1, "did not find expected node content"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.reason == "" {
@@ -274,4 +278,88 @@ func stepTexts(res Result) []string {
 		out = append(out, s.Text)
 	}
 	return out
+}
+
+// TestCalls: over every scenario, each reason of a rollout's plan belongs
+// to one of the calls of its branch's function (only the claim's and the
+// pause condition's, made before the branch, belong to none), and no call
+// after one that made upstream's function return acted or waited.
+func TestCalls(t *testing.T) {
+	before := map[action.Rule]bool{action.RuleAdopt: true, action.RuleRelease: true, action.RulePaused: true,
+		action.RuleResumed: true, action.RuleScaleEvent: true, action.RuleObserveGeneration: true}
+	seen := map[string]bool{}
+	for _, sc := range Scenarios() {
+		d, _ := parseDeployment(sc.Request.YAML)
+		s, opts, err := build(sc.Request, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl, err := simulate.Run(s, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tl.Steps {
+			st := &tl.Steps[i]
+			specs := calls[st.Branch]
+			if specs == nil {
+				continue
+			}
+			for _, a := range st.Actions {
+				for _, r := range reasonsOf(a) {
+					if !before[r.Rule] && indexOf(specs, r.Rule) < 0 && r.Rule != action.RuleReplicasAnnotations {
+						t.Errorf("%s step %d: reason %s (%s) belongs to no call of %s", sc.ID, i, r.Rule, r, Function(st.Branch))
+					}
+				}
+			}
+			returned := ""
+			for _, c := range flow(st) {
+				seen[c.Name+"="+c.State] = true
+				if returned != "" && c.Depth == 0 && (c.State == acted || c.State == waited) && c.Name != specs[len(specs)-1].name {
+					t.Errorf("%s step %d: %s %s after %s returned", sc.ID, i, c.Name, c.State, returned)
+				}
+				for _, sp := range specs {
+					if sp.name == c.Name && sp.depth == c.Depth && sp.returnsOn != "" && sp.returnsOn == c.State {
+						returned = c.Name
+					}
+				}
+				if (c.State == acted || c.State == waited) && c.Note == "" && c.Depth == 1 {
+					t.Errorf("%s step %d: %s %s without a note", sc.ID, i, c.Name, c.State)
+				}
+			}
+		}
+	}
+	// The scenarios show each kind of step the page teaches.
+	for _, want := range []string{"reconcileNewReplicaSet=acted", "reconcileNewReplicaSet=waited", "cleanupUnhealthyReplicas=acted",
+		"scaleDownOldReplicaSetsForRollingUpdate=acted", "scaleDownOldReplicaSetsForRollingUpdate=waited", "reconcileOldReplicaSets=skipped",
+		"scaleDownOldReplicaSetsForRecreate=acted", "oldPodsRunning=waited",
+		"syncRolloutStatus=acted", "scale=acted"} {
+		if !seen[want] {
+			t.Errorf("no scenario has a step with %s", want)
+		}
+	}
+}
+
+// TestDifferences: the default rollout as 1.34 decides it, compared with
+// 1.37: other pod-template-hashes, and status writes without
+// terminatingReplicas (the gate DeploymentReplicaSetTerminatingReplicas
+// is off by default before 1.35); as 1.36, compared with 1.37, only the
+// hashes differ.
+func TestDifferences(t *testing.T) {
+	req := Scenarios()[0].Request
+	req.KubernetesVersion, req.CompareMinor = "1.34", "1.37"
+	d := Run(req).Differences
+	if d == nil || d.Minor != "1.34" || d.Other != "1.37" || len(d.Names) != 2 || d.Steps == 0 || len(d.Lines) == 0 {
+		t.Fatalf("1.34 against 1.37: %+v", d)
+	}
+	if l := d.Lines[0]; len(l.Other) == 0 || !strings.Contains(l.Other[0], "terminatingReplicas") || strings.Contains(strings.Join(l.Minor, "\n"), "terminatingReplicas") {
+		t.Errorf("1.34 against 1.37, step %d: 1.34 prints %q, 1.37 %q; want only 1.37 to write terminatingReplicas", l.Step, l.Minor, l.Other)
+	}
+	req.KubernetesVersion = "1.36"
+	if d := Run(req).Differences; d == nil || len(d.Names) != 2 || d.Steps != 0 || d.Outcome != "" {
+		t.Errorf("1.36 against 1.37: %+v; want other names only", d)
+	}
+	req.KubernetesVersion, req.CompareMinor = "", ""
+	if d := Run(req).Differences; d != nil {
+		t.Errorf("the default minor compared with itself: %+v", d)
+	}
 }

@@ -27,7 +27,7 @@ var unknownRE = regexp.MustCompile(`unknown field "([^"]*)"`)
 func parseDeployment(src string) (*appsv1.Deployment, []Problem) {
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &root); err != nil {
-		return nil, []Problem{{In: "yaml", Line: lineOf(err.Error()), Message: err.Error()}}
+		return nil, []Problem{{In: "yaml", Line: syntaxLine(src, err), Message: err.Error()}}
 	}
 	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
 		return nil, []Problem{{In: "yaml", Line: 1, Message: "the YAML must be one Deployment (a mapping with apiVersion, kind, metadata and spec)"}}
@@ -108,6 +108,24 @@ func locate(src string, err error) []Problem {
 	}
 	walk(err)
 	return probs
+}
+
+// syntaxLine returns the line of a YAML syntax error: the one its message
+// names, or, when it names none ("did not find expected node content"),
+// the last line of the shortest run of leading lines that the parser
+// refuses with the same message.
+func syntaxLine(src string, err error) int {
+	if n := lineOf(err.Error()); n > 0 {
+		return n
+	}
+	lines := strings.Split(src, "\n")
+	for n := 1; n <= len(lines); n++ {
+		var node yaml.Node
+		if e := yaml.Unmarshal([]byte(strings.Join(lines[:n], "\n")), &node); e != nil && e.Error() == err.Error() {
+			return n
+		}
+	}
+	return len(lines)
 }
 
 func lineOf(msg string) int {

@@ -1,7 +1,8 @@
 //go:build js && wasm
 
 // Command wasm is the playground's WebAssembly program: it gives the page
-// two functions, deploysyncScenarios() and deploysyncRun(requestJSON), each
+// three functions, deploysyncScenarios(), deploysyncMinors() (the
+// Kubernetes minors and the default) and deploysyncRun(requestJSON), each
 // returning JSON, then waits for calls. Everything the page shows about the
 // controller comes from them (see package play).
 package main
@@ -16,6 +17,12 @@ import (
 func main() {
 	js.Global().Set("deploysyncScenarios", js.FuncOf(func(js.Value, []js.Value) any {
 		return marshal(play.Scenarios())
+	}))
+	js.Global().Set("deploysyncMinors", js.FuncOf(func(js.Value, []js.Value) any {
+		return marshal(struct {
+			Minors  []string `json:"minors"`
+			Default string   `json:"default"`
+		}{play.Minors(), play.DefaultMinor()})
 	}))
 	js.Global().Set("deploysyncRun", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		var req play.Request

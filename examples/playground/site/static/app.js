@@ -17,22 +17,60 @@ const app = {
 // ---- start-up ---------------------------------------------------------
 
 async function boot() {
+  // The runs of the scenarios, computed by the same Go code when the site
+  // was written (runs.json): the first plan is drawn from them while the
+  // controller loads; everything after comes from the controller itself.
+  const pre = await window.deploysyncRuns;
+  if (pre) {
+    setup(pre.scenarios, pre.minors);
+    app.precomputed = pre.run;
+    loadFromHash();
+  }
   if (typeof Go !== 'function') throw new Error('wasm_exec.js did not load');
   const go = new Go();
   const ready = new Promise((resolve) => { window.deploysyncReady = resolve; });
-  let inst;
+  let instance;
   try {
-    inst = await WebAssembly.instantiateStreaming(fetch('deploysync.wasm'), go.importObject);
+    // index.html started compiling while the page loaded.
+    instance = await WebAssembly.instantiate(await window.deploysyncModule, go.importObject);
   } catch (e) {
     // A static host that does not serve .wasm as application/wasm.
     const resp = await fetch('deploysync.wasm');
     if (!resp.ok) throw new Error('deploysync.wasm: HTTP ' + resp.status);
-    inst = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+    instance = (await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject)).instance;
   }
-  go.run(inst.instance);
+  performance.mark('deploysync-compiled');
+  go.run(instance);
   await ready;
   performance.mark('deploysync-ready');
-  app.scenarios = JSON.parse(window.deploysyncScenarios());
+  app.wasm = true;
+  const status = $('status');
+  if (!pre) {
+    setup(JSON.parse(window.deploysyncScenarios()), JSON.parse(window.deploysyncMinors()));
+    loadFromHash();
+  } else if (app.result && app.pending === undefined) {
+    // Run what is shown again, in the controller: it must draw the same.
+    const shown = whole(app.result);
+    rerun(app.cursor);
+    if (!app.result || whole(app.result) !== shown) {
+      status.textContent = 'The controller computes another run than the one shown (runs.json is stale): rebuild the site';
+      status.className = 'error';
+      document.body.dataset.ready = 'error';
+      return;
+    }
+  }
+  if (app.pending !== undefined) rerun(app.pending);
+  status.textContent = 'Controller loaded: deploysync in WebAssembly';
+  status.className = 'ready';
+  document.body.dataset.ready = '1';
+}
+
+const whole = (res) => res.head + res.steps.map((s) => '\n' + s.text).join('') + '\n' + res.tail;
+
+// setup fills the scenario and minor lists and wires the page.
+function setup(scenarios, minors) {
+  app.scenarios = scenarios;
+  app.minors = minors;
   const sel = $('scenario');
   for (const sc of app.scenarios) {
     const o = document.createElement('option');
@@ -45,14 +83,36 @@ async function boot() {
   custom.textContent = '(edited)';
   custom.hidden = true;
   sel.appendChild(custom);
+  const kv = $('kversion');
+  for (const m of [...app.minors.minors].reverse()) {
+    const o = document.createElement('option');
+    o.value = m === app.minors.default ? '' : m;
+    o.textContent = m;
+    kv.appendChild(o);
+  }
   wire();
-  const status = $('status');
-  status.textContent = 'Controller loaded: deploysync in WebAssembly';
-  status.className = 'ready';
-  loadFromHash();
-  performance.mark('deploysync-first-run');
-  document.body.dataset.ready = '1';
 }
+
+// compute runs the request in the controller, or, before it has loaded,
+// takes the scenario's precomputed run; null when there is none yet.
+function compute(req) {
+  if (app.wasm) {
+    const first = !performance.getEntriesByName('deploysync-run-end', 'mark').length;
+    const out = window.deploysyncRun(JSON.stringify(req));
+    if (first) performance.mark('deploysync-run-end');
+    return JSON.parse(out);
+  }
+  // The precomputed run is the run of the scenario the link named (or the
+  // first): it is used if that is what the inputs hold.
+  const sc = app.scenario, pre = app.precomputed;
+  if (sc && !req.compareMinor && pre && sc.id === pre.id &&
+      JSON.stringify(canon(req)) === JSON.stringify(canon(sc.request))) return pre.result;
+  return null;
+}
+
+// The text fields, where the arrow keys move the caret.
+const typing = (t) => t instanceof HTMLTextAreaElement ||
+  (t instanceof HTMLInputElement && !['checkbox', 'range', 'button', 'radio'].includes(t.type));
 
 function wire() {
   $('scenario').addEventListener('change', () => {
@@ -69,21 +129,14 @@ function wire() {
     const ta = $(id);
     ta.addEventListener('input', () => { gutter(id); edited(); });
     ta.addEventListener('scroll', () => scrollEditor(id));
-    ta.addEventListener('keydown', (e) => {
-      if (e.key === 'Tab' && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) {
-        // Two spaces, as YAML wants; Escape then Tab leaves the editor.
-        if (ta.dataset.escaped === '1') { ta.dataset.escaped = ''; return; }
-        e.preventDefault();
-        ta.setRangeText('  ', ta.selectionStart, ta.selectionEnd, 'end');
-        ta.dispatchEvent(new Event('input'));
-      } else if (e.key === 'Escape') {
-        ta.dataset.escaped = '1';
-      } else {
-        ta.dataset.escaped = '';
-      }
-    });
+    ta.addEventListener('keydown', (e) => editorKey(ta, e));
   }
-  for (const id of ['kversion', 'begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'collision']) {
+  $('kversion').addEventListener('change', () => {
+    // Compare the new minor with the one it replaces.
+    app.compareMinor = app.result ? app.result.minor : '';
+    edited();
+  });
+  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'collision']) {
     $(id).addEventListener(id === 'failingImages' ? 'input' : 'change', edited);
   }
   $('first').addEventListener('click', () => seek(0));
@@ -95,23 +148,55 @@ function wire() {
   $('share').addEventListener('click', share);
   document.addEventListener('keydown', (e) => {
     const t = e.target;
-    if (t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement ||
-        (t instanceof HTMLInputElement && t.type !== 'checkbox' && t.type !== 'range') ||
-        e.ctrlKey || e.altKey || e.metaKey) return;
-    if (t instanceof HTMLInputElement && t.type === 'range' && e.key.startsWith('Arrow')) return; // the slider's own
+    if (typing(t) || e.ctrlKey || e.altKey || e.metaKey) return;
     const keys = {
       ArrowLeft: () => seek(app.cursor - 1), ArrowRight: () => seek(app.cursor + 1),
-      Home: () => seek(0), End: () => seek(lastIndex()), p: togglePlay,
+      Home: () => seek(0), End: () => seek(lastIndex()),
     };
+    // A select's own letters pick its options.
+    if (!(t instanceof HTMLSelectElement)) keys.p = togglePlay;
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
+  let resizing = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => { if (app.result) render(); }, 80);
+  });
   window.addEventListener('hashchange', () => { if (location.hash !== app.lastHash) loadFromHash(); });
+}
+
+// editorKey: Tab is left to the browser (focus moves on); Ctrl+] and
+// Ctrl+[ indent and outdent the lines of the selection by two spaces;
+// Enter keeps the line's indentation.
+function editorKey(ta, e) {
+  const mod = (e.ctrlKey || e.metaKey) && !e.altKey;
+  const v = ta.value, a = ta.selectionStart, b = ta.selectionEnd;
+  if (mod && (e.key === ']' || e.key === '[')) {
+    e.preventDefault();
+    const from = v.lastIndexOf('\n', a - 1) + 1;
+    const to = b > a && v[b - 1] === '\n' ? b - 1 : b;
+    const lines = v.slice(from, to).split('\n');
+    const out = lines.map((l) => (e.key === ']' ? '  ' + l : l.replace(/^ {1,2}/, '')));
+    ta.setRangeText(out.join('\n'), from, to, 'preserve');
+    const d0 = out[0].length - lines[0].length;
+    const dAll = out.join('\n').length - lines.join('\n').length;
+    ta.setSelectionRange(Math.max(from, a + d0), Math.max(from, b + dAll));
+    ta.dispatchEvent(new Event('input'));
+  } else if (e.key === 'Enter' && !mod && !e.shiftKey && !e.altKey && a === b) {
+    const from = v.lastIndexOf('\n', a - 1) + 1;
+    const indent = /^ */.exec(v.slice(from, a))[0];
+    if (!indent) return;
+    e.preventDefault();
+    ta.setRangeText('\n' + indent, a, b, 'end');
+    ta.dispatchEvent(new Event('input'));
+  }
 }
 
 // ---- inputs -----------------------------------------------------------
 
 function fill(req, sc) {
   app.scenario = sc || null;
+  app.compareMinor = '';
   $('scenario').value = sc ? sc.id : 'custom';
   $('scenario-reason').textContent = sc ? sc.reason : 'Your own scenario.';
   $('yaml').value = req.yaml || '';
@@ -215,23 +300,39 @@ function marks(id) {
 
 // ---- running ----------------------------------------------------------
 
+const runControls = ['first', 'back', 'play', 'step', 'last', 'cursor'];
+
 function rerun(cursor) {
   stop();
   const req = request();
-  const res = JSON.parse(window.deploysyncRun(JSON.stringify(req)));
+  if (app.compareMinor) req.compareMinor = app.compareMinor;
+  const res = compute(req);
+  if (!res) {
+    // Before the controller has loaded: run when it has.
+    app.pending = cursor;
+    $('step-title').textContent = 'Waiting for the controller to load…';
+    return;
+  }
+  delete app.pending;
   app.problems = res.problems || [];
   showProblems();
   if (app.problems.length) {
     document.body.classList.add('stale');
     app.result = null;
+    for (const id of runControls) $(id).disabled = true;
     $('step-title').textContent = 'The input has a problem: nothing to run';
     $('outcome').textContent = '';
     updateHash();
     return;
   }
   document.body.classList.remove('stale');
+  $('cursor').disabled = false;
+  $('play').disabled = false;
   app.result = res;
-  $('transcript').textContent = res.head + res.steps.map((s) => '\n' + s.text).join('') + '\n' + res.tail;
+  $('minor-label').textContent = `kube-controller-manager ${res.minor}`;
+  document.body.dataset.minor = res.minor;
+  differences(res.differences);
+  $('transcript').textContent = whole(res);
   $('cursor').max = lastIndex();
   $('outcome').innerHTML = '';
   const o = $('outcome');
@@ -240,6 +341,10 @@ function rerun(cursor) {
   b.textContent = res.outcome;
   o.append(b, ` after ${res.steps.length} syncs, ${fmtDur(res.steps[res.steps.length - 1].elapsed)} · ${res.strategy}`);
   seek(Math.min(Math.max(0, cursor | 0), lastIndex()));
+  if (!performance.getEntriesByName('deploysync-first-run', 'mark').length) {
+    performance.mark('deploysync-first-run');
+    document.body.dataset.drawn = '1';
+  }
 }
 
 function showProblems() {
@@ -346,11 +451,18 @@ function loadFromHash() {
 
 async function share() {
   const url = location.href.split('#')[0] + hashFor();
+  const st = $('status');
   try {
     await navigator.clipboard.writeText(url);
-    $('status').textContent = 'Link copied.';
+    st.textContent = 'Link copied.';
   } catch (e) {
-    $('status').textContent = 'Link: ' + url;
+    // The clipboard was refused: the link itself, to copy by hand.
+    st.textContent = 'Copy this link: ';
+    const a = document.createElement('a');
+    a.href = url;
+    a.id = 'link';
+    a.textContent = url;
+    st.appendChild(a);
   }
 }
 
@@ -364,7 +476,10 @@ function fmtDur(s) {
 
 const palette = ['#6b7a90', '#1f5fd1', '#13795b', '#9b3fbf', '#c2410c', '#0e7490', '#a16207', '#be123c'];
 const rsColor = (name) => palette[app.result.replicaSets.findIndex((r) => r.name === name) % palette.length];
-const shortName = (name) => { const i = name.lastIndexOf('-'); return i > 0 ? name.slice(i + 1) : name; };
+const rsInfo = (name) => app.result.replicaSets.find((r) => r.name === name) || { name, hash: name, images: '' };
+// A ReplicaSet as the legend and the table name it at a step: old or new
+// (the step's new ReplicaSet), its hash, image and revision.
+const rsRole = (s, name) => (s.replicaSets[name] && s.replicaSets[name].new ? 'new' : 'old');
 
 function render() {
   const res = app.result;
@@ -375,6 +490,7 @@ function render() {
   $('back').disabled = $('first').disabled = app.cursor === 0;
   $('step').disabled = $('last').disabled = app.cursor >= lastIndex();
   flow(s);
+  calls(s);
   plan(s);
   table(s);
   chart();
@@ -399,12 +515,83 @@ function plan(s) {
     }
     ol.appendChild(li);
   };
-  for (const c of s.changes || []) item('user', 'user: ' + c, 'a scripted change, made before this sync');
+  for (const c of s.changes || []) item('user', 'user: ' + c, '');
   for (const a of s.actions || []) item('action', a.what, a.why);
   if (!(s.actions || []).length) item('none', 'no writes, no events');
-  if (s.err) item('fail', 'the sync fails: ' + s.err, 'the key goes back to the queue, rate limited');
-  else if (s.requeue) item('then', 'requeue now (rate limited)', '');
-  else if (s.requeueAfter > 0) item('then', 'requeue after ' + fmtDur(s.requeueAfter), 'to check the progress deadline');
+  if (s.why) item('waits', 'waits', s.why);
+  if (s.err) item('fail', 'the sync fails: ' + s.err, '');
+  else if (s.requeue) item('then', 'requeue now (rate limited)', s.requeueWhy);
+  else if (s.requeueAfter > 0) item('then', 'requeue after ' + fmtDur(s.requeueAfter), s.requeueWhy);
+}
+
+// calls lists the calls of the function the branch handed the Deployment
+// to, each with what it did (play.Call: read off the plan's reasons in Go).
+function calls(s) {
+  const ol = $('calls');
+  ol.textContent = '';
+  const list = s.calls || [];
+  $('calls-box').hidden = !list.length;
+  $('calls-title').textContent = list.length ? `${s.function}: its calls in upstream's order` : '';
+  const words = { acted: 'acted', waited: 'waited', idle: 'nothing to do', skipped: 'not reached' };
+  for (const c of list) {
+    const li = document.createElement('li');
+    li.className = `call ${c.state}` + (c.depth ? ' inner' : '');
+    li.dataset.call = c.name;
+    li.dataset.state = c.state;
+    const code = document.createElement('code');
+    code.textContent = c.name;
+    const st = document.createElement('span');
+    st.className = 'state';
+    st.textContent = words[c.state] || c.state;
+    li.append(code, ' ', st);
+    if (c.only && (c.state === 'idle' || c.state === 'skipped')) {
+      const o = document.createElement('span');
+      o.className = 'only';
+      o.textContent = ` (called only when ${c.only})`;
+      li.appendChild(o);
+    }
+    if (c.note) {
+      const n = document.createElement('span');
+      n.className = 'note';
+      n.textContent = c.note;
+      li.appendChild(n);
+    }
+    ol.appendChild(li);
+  }
+}
+
+// differences shows what the run's minor decides differently from the one
+// it was compared with (play.Differences: both runs made in Go).
+function differences(d) {
+  const box = $('minor-diff');
+  box.textContent = '';
+  box.hidden = !d;
+  if (!d) return;
+  const h = document.createElement('h3');
+  h.textContent = `What Kubernetes ${d.minor} decides differently from ${d.other} on this input`;
+  box.appendChild(h);
+  const ul = document.createElement('ul');
+  const li = (...parts) => { const x = document.createElement('li'); x.append(...parts); ul.appendChild(x); return x; };
+  const code = (t) => { const c = document.createElement('code'); c.textContent = t; return c; };
+  if (d.refused) li(`${d.other} refuses the input: `, code(d.refused));
+  for (const n of d.names || []) li('pod-template-hash: ', code(n.minor), ` is ${d.other}'s `, code(n.other));
+  if (d.outcome) li(`${d.other} ends ${d.outcome}`);
+  if (!d.refused) {
+    li(d.steps ? `${d.steps} of the steps print differently beyond the names` : 'Every step prints the same beyond the names.');
+  }
+  for (const l of d.lines || []) {
+    const x = li(`step ${l.step}:`);
+    const dl = document.createElement('dl');
+    for (const [who, lines] of [[d.minor, l.minor], [d.other, l.other]]) {
+      const dt = document.createElement('dt');
+      dt.textContent = who;
+      const dd = document.createElement('dd');
+      dd.textContent = (lines || []).join('\n') || '(nothing)';
+      dl.append(dt, dd);
+    }
+    x.appendChild(dl);
+  }
+  box.appendChild(ul);
 }
 
 function table(s) {
@@ -420,15 +607,21 @@ function table(s) {
     }
     t.appendChild(tr);
   };
-  row(['ReplicaSet (hash)', 'rev', 'spec', 'pods', 'ready', 'avail', 'term'], 'th');
+  row(['ReplicaSet', 'rev', 'spec', 'pods', 'ready', 'avail', 'term'], 'th');
   for (const info of app.result.replicaSets) {
     const r = s.replicaSets[info.name];
     if (!r) continue;
     const name = document.createElement('span');
+    name.className = 'rs';
     const sw = document.createElement('i');
     sw.className = 'sw';
     sw.style.background = rsColor(info.name);
-    name.append(sw, shortName(info.name));
+    const role = document.createElement('b');
+    role.className = 'role ' + rsRole(s, info.name);
+    role.textContent = rsRole(s, info.name);
+    const img = document.createElement('small');
+    img.textContent = info.images;
+    name.append(sw, role, ' ', info.hash || info.name, img);
     name.title = info.name;
     row([name, r.revision, r.replicas, r.pods.pods, r.pods.ready, r.pods.available, r.pods.terminating], 'td', r.new ? 'new' : '');
   }
@@ -466,71 +659,184 @@ const branches = [
   ['RollingUpdate', 'strategy', 'rolloutRolling'],
 ];
 
+// fit sizes an SVG to its box at one user unit per CSS pixel, so that its
+// text is drawn at the size the style sheet gives it, and returns the width.
+function fit(svg, h) {
+  const box = svg.parentElement;
+  const cs = getComputedStyle(box);
+  const w = Math.max(280, Math.floor(box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)));
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.setAttribute('width', w);
+  svg.setAttribute('height', h);
+  return w;
+}
+
+// overflows reports whether a text of the SVG is wider than its box (the
+// rect before it in its group).
+function overflows(svg) {
+  for (const g of svg.querySelectorAll('g.node')) {
+    const r = g.querySelector('rect');
+    for (const t of g.querySelectorAll('text')) {
+      if (t.getComputedTextLength() > Number(r.getAttribute('width')) - 6) return true;
+    }
+  }
+  return false;
+}
+
+// flow draws the diagram in the widest layout whose text fits its boxes.
 function flow(s) {
   const svg = $('flow');
+  for (const layout of ['wide', 'medium', 'narrow']) {
+    drawFlow(svg, s, layout);
+    if (layout === 'narrow' || !overflows(svg)) break;
+  }
+}
+
+function drawFlow(svg, s, layout) {
   svg.textContent = '';
+  const W = fit(svg, 10);
+  svg.dataset.layout = layout;
+  svg.classList.toggle('compact', layout === 'wide' && W < 900);
   const defs = el('defs', {}, svg);
   for (const [id, color] of [['arrow', '#b9c0cc'], ['arrow-on', '#1f5fd1'], ['arrow-hit', '#d9480f']]) {
     const m = el('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
     el('path', { d: 'M0,0 L10,5 L0,10 z', fill: color }, m);
   }
-  const box = (x, y, w, h, cls, name, sub, fnClass, key) => {
+  const box = (x, y, w, h, cls, name, sub, nameClass, key) => {
     const g = el('g', { class: 'node ' + cls, 'data-node': key || name }, svg);
     el('rect', { x, y, width: w, height: h, rx: 5 }, g);
-    el('text', { x: x + w / 2, y: y + (sub ? h / 2 - 3 : h / 2 + 4), class: fnClass || 'name' }, g, name);
+    el('text', { x: x + w / 2, y: y + (sub ? h / 2 - 3 : h / 2 + 4), class: nameClass || 'name' }, g, name);
     if (sub) el('text', { x: x + w / 2, y: y + h / 2 + 12 }, g, sub);
     return g;
   };
-  const wire = (d, cls) => el('path', { d, class: 'wire ' + cls, 'marker-end': `url(#${cls === 'hit' ? 'arrow-hit' : cls === 'on' ? 'arrow-on' : 'arrow'})` }, svg);
-  const top = 26, th = 40;
-  const tops = [[6, 176, 'Informers', 'Deployment, RS, Pod events'], [212, 120, 'workqueue', 'ns/name keys'],
-    [362, 176, 'processNextWorkItem', 'one key, one worker'], [568, 186, 'syncDeployment', 'reads the caches, decides']];
-  tops.forEach(([x, w, name, sub], i) => {
-    box(x, top, w, th, 'on', name, sub);
-    if (i > 0) {
-      const [px, pw] = tops[i - 1];
-      wire(`M${px + pw},${top + th / 2} L${x - 2},${top + th / 2}`, 'on');
-    }
-  });
-  // requeue: from syncDeployment back to the queue
+  const arrow = (cls) => `url(#${cls === 'hit' ? 'arrow-hit' : cls === 'on' ? 'arrow-on' : 'arrow'})`;
+  const wire = (d, cls) => el('path', { d, class: 'wire ' + cls, 'marker-end': arrow(cls) }, svg);
+  const line = (d, cls) => el('path', { d, class: 'wire ' + cls }, svg);
   const again = s.err || s.requeue || s.requeueAfter > 0;
-  const qx = 212 + 60, sx = 568 + 93;
-  el('path', { d: `M${sx},${top} C${sx},${top - 22} ${qx},${top - 22} ${qx},${top - 2}`, class: 'requeue' + (again ? ' on' : ''),
-    'marker-end': `url(#${again ? 'arrow-hit' : 'arrow'})` }, svg);
-  let label = 'requeue (an error, or the progress deadline)';
+  let label = 'requeue: an error, or the progress deadline';
   if (s.err) label = 'the sync failed: retry, rate limited';
   else if (s.requeue) label = 'requeue now, rate limited';
   else if (s.requeueAfter > 0) label = 'requeue after ' + fmtDur(s.requeueAfter);
-  el('text', { x: (qx + sx) / 2, y: 10, class: 'requeue-label' + (again ? ' on' : '') }, svg, label);
-
   const hit = branches.findIndex((b) => b[0] === s.branch);
-  const by = 96, bh = 40, fy = 158, fh = 30, bw = 100, gap = 8.5, x0 = 6;
-  const busY = 80;
-  const cx = (i) => x0 + i * (bw + gap) + bw / 2;
-  const syncBottom = top + th;
-  wire(`M${sx},${syncBottom} L${sx},${busY}`, 'on');
-  el('path', { d: `M${cx(0)},${busY} L${cx(branches.length - 1)},${busY}`, class: 'wire on' }, svg);
-  branches.forEach(([name, question, fn], i) => {
-    const x = x0 + i * (bw + gap);
-    // Checked in order: the branches before the one that decided were
-    // checked and did not apply (the two strategies are one check).
-    let cls = '';
-    if (i === hit) cls = 'hit';
-    else if (hit >= 0 && (i < Math.min(hit, 5))) cls = 'passed';
-    wire(`M${cx(i)},${busY} L${cx(i)},${by - 2}`, i === hit ? 'hit' : '');
-    box(x, by, bw, bh, 'branch ' + cls, name, question, null, name);
-    wire(`M${cx(i)},${by + bh} L${cx(i)},${fy - 2}`, i === hit ? 'hit' : '');
-    box(x, fy, bw, fh, 'fn ' + (i === hit ? 'hit' : ''), fn, null, 'name fn', 'fn-' + name);
-  });
+  const clsOf = (i) => (i === hit ? 'hit' : hit >= 0 && i < Math.min(hit, 5) ? 'passed' : '');
+  const tops = [['Informers', 'Deployment/RS/Pod events'], ['workqueue', 'ns/name keys'],
+    ['processNextWorkItem', 'one key, one worker'], ['syncDeployment', 'reads the caches, decides']];
+  let H;
+  if (layout === 'medium') {
+    // The pipeline in a row as in the wide layout; the branches in two
+    // rows of four and three, fed by a bus down the left edge.
+    const top = 34, th = 40, gap = 14, tw = (W - 3 * gap) / 4;
+    tops.forEach(([name, sub], i) => {
+      box(i * (tw + gap), top, tw, th, 'on', name, sub);
+      if (i > 0) wire(`M${i * (tw + gap) - gap},${top + th / 2} L${i * (tw + gap) - 2},${top + th / 2}`, 'on');
+    });
+    const qx = tw + gap + tw / 2, sx = 3 * (tw + gap) + tw / 2;
+    el('path', { d: `M${sx},${top} C${sx},${top - 16} ${qx},${top - 16} ${qx},${top - 2}`, class: 'requeue' + (again ? ' on' : ''), 'marker-end': arrow(again ? 'hit' : '') }, svg);
+    el('text', { x: (qx + sx) / 2, y: 13, class: 'requeue-label' + (again ? ' on' : '') }, svg, label);
+    const mx = 12, g = 6, bw = (W - mx - 3 * g) / 4, bh = 40, fh = 30;
+    const rows = [{ bus: 86, by: 100, fy: 152, from: 0, n: 4 }, { bus: 198, by: 212, fy: 264, from: 4, n: 3 }];
+    const cx = (k) => mx + k * (bw + g) + bw / 2;
+    line(`M${sx},${top + th} L${sx},${rows[0].bus} L4,${rows[0].bus} L4,${rows[1].bus} L${cx(rows[1].n - 1)},${rows[1].bus}`, 'on');
+    let hitX = 0;
+    for (const r of rows) {
+      for (let k = 0; k < r.n; k++) {
+        const i = r.from + k, [name, question, fn] = branches[i], x = mx + k * (bw + g), cls = clsOf(i);
+        wire(`M${cx(k)},${r.bus} L${cx(k)},${r.by - 2}`, i === hit ? 'hit' : '');
+        box(x, r.by, bw, bh, 'branch ' + cls, name, question, null, name);
+        wire(`M${cx(k)},${r.by + bh} L${cx(k)},${r.fy - 2}`, i === hit ? 'hit' : '');
+        box(x, r.fy, bw, fh, 'fn ' + (i === hit ? 'hit' : ''), fn, null, 'name fn', 'fn-' + name);
+        if (i === hit) hitX = cx(k);
+      }
+    }
+    H = rows[1].fy + fh + 2;
+    if (hit >= 4 && (s.calls || []).length) {
+      line(`M${hitX},${rows[1].fy + fh} L${hitX},${rows[1].fy + fh + 12}`, 'hit');
+      H += 10;
+    }
+  } else if (layout === 'wide') {
+    // The pipeline in a row, the requeue arc above it; the branches in a
+    // row below, each above the function it hands the Deployment to.
+    const top = 34, th = 40, gap = 22, tw = (W - 3 * gap) / 4;
+    tops.forEach(([name, sub], i) => {
+      box(i * (tw + gap), top, tw, th, 'on', name, sub);
+      if (i > 0) wire(`M${i * (tw + gap) - gap},${top + th / 2} L${i * (tw + gap) - 2},${top + th / 2}`, 'on');
+    });
+    const qx = tw + gap + tw / 2, sx = 3 * (tw + gap) + tw / 2;
+    el('path', { d: `M${sx},${top} C${sx},${top - 16} ${qx},${top - 16} ${qx},${top - 2}`, class: 'requeue' + (again ? ' on' : ''), 'marker-end': arrow(again ? 'hit' : '') }, svg);
+    el('text', { x: (qx + sx) / 2, y: 13, class: 'requeue-label' + (again ? ' on' : '') }, svg, label);
+    const by = 100, bh = 40, fy = 162, fh = 30, g = 6, bw = (W - 6 * g) / 7, busY = 86;
+    const cx = (i) => i * (bw + g) + bw / 2;
+    line(`M${sx},${top + th} L${sx},${busY}`, 'on');
+    line(`M${cx(0)},${busY} L${cx(6)},${busY}`, 'on');
+    branches.forEach(([name, question, fn], i) => {
+      const x = i * (bw + g), cls = clsOf(i);
+      wire(`M${cx(i)},${busY} L${cx(i)},${by - 2}`, i === hit ? 'hit' : '');
+      box(x, by, bw, bh, 'branch ' + cls, name, question, null, name);
+      wire(`M${cx(i)},${by + bh} L${cx(i)},${fy - 2}`, i === hit ? 'hit' : '');
+      box(x, fy, bw, fh, 'fn ' + (i === hit ? 'hit' : ''), fn, null, 'name fn', 'fn-' + name);
+    });
+    H = fy + fh + 2;
+    if (hit >= 0 && (s.calls || []).length) {
+      line(`M${cx(hit)},${fy + fh} L${cx(hit)},${fy + fh + 12}`, 'hit');
+      H = fy + fh + 12;
+    }
+  } else {
+    // Narrow: the pipeline as a column with the requeue bracket at its
+    // right; then one row per branch, the branch at the left and its
+    // function at the right, off a bus down the left edge.
+    const th = 38, gap = 14, bx = 14, tw = W - bx - 40;
+    tops.forEach(([name, sub], i) => {
+      const y = i * (th + gap);
+      box(bx, y, tw, th, 'on', name, sub);
+      if (i > 0) wire(`M${bx + tw / 2},${y - gap} L${bx + tw / 2},${y - 2}`, 'on');
+    });
+    const qy = 1 * (th + gap) + th / 2, sy = 3 * (th + gap) + th / 2, rx = bx + tw;
+    el('path', { d: `M${rx},${sy} H${rx + 20} V${qy} H${rx + 2}`, class: 'requeue' + (again ? ' on' : ''), 'marker-end': arrow(again ? 'hit' : '') }, svg);
+    const ly = 4 * (th + gap) + 8;
+    el('text', { x: W - 2, y: ly, class: 'requeue-label end' + (again ? ' on' : '') }, svg, '↻ ' + label);
+    const by0 = ly + 14, bh = 40, g = 6, half = (W - bx - 18) / 2;
+    line(`M${bx + tw / 2},${3 * (th + gap) + th} V${by0 - 6} H4 V${by0 + 6 * (bh + g) + bh / 2}`, 'on');
+    branches.forEach(([name, question, fn], i) => {
+      const y = by0 + i * (bh + g), cls = clsOf(i);
+      wire(`M4,${y + bh / 2} H${bx - 2}`, i === hit ? 'hit' : '');
+      box(bx, y, half, bh, 'branch ' + cls, name, question, null, name);
+      wire(`M${bx + half},${y + bh / 2} H${bx + half + 16}`, i === hit ? 'hit' : '');
+      box(bx + half + 18, y + 5, W - bx - half - 18, bh - 10, 'fn ' + (i === hit ? 'hit' : ''), fn, null, 'name fn', 'fn-' + name);
+    });
+    H = by0 + 7 * (bh + g);
+  }
+  fit(svg, H);
   svg.setAttribute('aria-label', `Controller flow: syncDeployment decided in the ${s.branch} branch` +
-    (hit >= 0 ? `, handing the Deployment to ${branches[hit][2]}` : '') + (again ? `; then ${label}` : ''));
+    (s.function ? `, handing the Deployment to ${s.function}` : '') + (again ? `; then ${label}` : ''));
+}
+
+// timeAxis places the steps by time: each gap between two steps longer
+// than `cap` seconds (and over 6 times the typical gap) is drawn `cap`
+// wide and marked as a break.
+function timeAxis(steps) {
+  const gaps = steps.slice(1).map((s, i) => s.elapsed - steps[i].elapsed).filter((g) => g > 0).sort((a, b) => a - b);
+  const typical = gaps.length ? gaps[Math.floor(gaps.length / 2)] : 1;
+  const cap = Math.max(4 * typical, 5);
+  const u = [0], breaks = [];
+  for (let i = 1; i < steps.length; i++) {
+    const g = steps[i].elapsed - steps[i - 1].elapsed;
+    if (g > cap && g > 6 * typical) {
+      breaks.push({ from: i - 1, to: i, gap: g, at: u[i - 1] + cap / 2 });
+      u.push(u[i - 1] + cap);
+    } else {
+      u.push(u[i - 1] + g);
+    }
+  }
+  return { u, breaks, end: Math.max(u[u.length - 1], 1) };
 }
 
 function chart() {
   const res = app.result, steps = res.steps, svg = $('chart');
   svg.textContent = '';
-  const W = 600, L = 34, R = 8, n = steps.length;
-  const panels = [{ y: 18, h: 92, title: 'ReplicaSet spec.replicas (after each sync)' }, { y: 150, h: 92, title: 'Pods by state (as each sync saw them), by step and time' }];
+  const H = 318;
+  const W = fit(svg, H);
+  const L = 40, R = 16, n = steps.length;
+  const panels = [{ y: 22, h: 96, title: 'ReplicaSet spec.replicas after each sync' }, { y: 160, h: 96, title: 'Pods by state, as each sync saw them' }];
   let max = 1;
   for (const s of steps) {
     max = Math.max(max, s.totals.pods + s.totals.terminating, s.replicas + s.maxSurge);
@@ -539,19 +845,30 @@ function chart() {
   // A round top with some headroom: 18 pods → 20, 4 → 6, 1000 → 1200.
   const raw = max * 1.08, unit = Math.max(2, Math.pow(10, Math.floor(Math.log10(raw))) / 5);
   max = Math.ceil(raw / unit) * unit;
-  const x = (i) => L + (n <= 1 ? 0 : (i / (n - 1)) * (W - L - R - 8)) + 4;
-  const bw = Math.max(1.2, Math.min(14, (W - L - R) / n - 1));
+  const ax = timeAxis(steps);
+  const plotW = W - L - R - 8;
+  const xu = (u) => L + 4 + (u / ax.end) * plotW;
+  const x = (i) => xu(ax.u[i]);
+  let minDx = plotW;
+  for (let i = 1; i < n; i++) minDx = Math.min(minDx, x(i) - x(i - 1));
+  const bw = Math.max(1.5, Math.min(14, minDx * 0.8));
   for (const p of panels) {
     const y = (v) => p.y + p.h - (v / max) * p.h;
     p.yf = y;
-    el('text', { x: L, y: p.y - 5, class: 'title' }, svg, p.title);
+    el('text', { x: L, y: p.y - 8, class: 'title' }, svg, p.title);
     for (const v of [0, max / 2, max]) {
       const vv = Math.round(v);
       el('line', { x1: L, x2: W - R, y1: y(vv), y2: y(vv), class: 'grid' }, svg);
-      el('text', { x: L - 4, y: y(vv) + 3, 'text-anchor': 'end' }, svg, vv);
+      el('text', { x: L - 4, y: y(vv) + 4, 'text-anchor': 'end' }, svg, vv);
     }
     el('line', { x1: L, x2: L, y1: p.y, y2: p.y + p.h, class: 'axis' }, svg);
     el('line', { x1: L, x2: W - R, y1: p.y + p.h, y2: p.y + p.h, class: 'axis' }, svg);
+    // Breaks: time left out of the axis.
+    for (const b of ax.breaks) {
+      const bx = xu(b.at), by = p.y + p.h;
+      el('rect', { x: bx - 4, y: p.y, width: 8, height: p.h, class: 'gap' }, svg);
+      el('path', { d: `M${bx - 6},${by + 4} l4,-8 M${bx},${by + 4} l4,-8`, class: 'break' }, svg);
+    }
   }
   const upto = app.cursor;
   // top: a stepped line per ReplicaSet, and replicas + maxSurge
@@ -586,32 +903,68 @@ function chart() {
       base += v;
     });
   }
-  // x axis: steps, with times
-  const ticks = new Set([0, n - 1]);
-  const every = Math.max(1, Math.ceil(n / 8));
-  for (let i = 0; i < n; i += every) ticks.add(i);
-  for (const i of [...ticks].sort((a, b) => a - b)) {
-    if (i !== n - 1 && n - 1 - i < every / 2) continue;
-    el('text', { x: x(i), y: 258, 'text-anchor': 'middle' }, svg, `${i}`);
-    el('text', { x: x(i), y: 268, 'text-anchor': 'middle' }, svg, '+' + fmtDur(steps[i].elapsed));
+  // x axis: time since the start. Labels at the first and last step, at
+  // each side of a break, and between where they fit; none cut off.
+  const axisY = panels[1].y + panels[1].h;
+  const labels = [];
+  const want = [0, n - 1];
+  for (const b of ax.breaks) want.push(b.from, b.to);
+  const every = Math.max(1, Math.ceil(n / Math.max(2, Math.floor(plotW / 60))));
+  for (let i = 0; i < n; i += every) want.push(i);
+  const seen = new Set();
+  for (const i of want) {
+    if (seen.has(i)) continue;
+    seen.add(i);
+    const text = '+' + fmtDur(steps[i].elapsed);
+    const w = text.length * 7;
+    const cx = Math.min(Math.max(x(i), L + w / 2), W - w / 2 - 1);
+    const must = i === 0 || i === n - 1;
+    if (!must && labels.some((l) => Math.abs(l.cx - cx) < (l.w + w) / 2 + 6)) continue;
+    if (must) {
+      for (let k = labels.length - 1; k >= 0; k--) {
+        if (!labels[k].must && Math.abs(labels[k].cx - cx) < (labels[k].w + w) / 2 + 6) labels.splice(k, 1);
+      }
+    }
+    labels.push({ cx, w, text, must, i });
   }
-  el('line', { x1: x(upto), x2: x(upto), y1: 14, y2: 244, class: 'cursor' }, svg);
-  // legend
+  for (const l of labels) {
+    el('line', { x1: x(l.i), x2: x(l.i), y1: axisY, y2: axisY + 4, class: 'axis' }, svg);
+    el('text', { x: l.cx, y: axisY + 17, 'text-anchor': 'middle', class: 'tick' }, svg, l.text);
+  }
+  // The breaks' lengths, where they fit.
+  let lastEnd = -Infinity;
+  for (const b of ax.breaks) {
+    const text = '≈ ' + fmtDur(b.gap) + ' gap';
+    const w = text.length * 7, cx = Math.min(Math.max(xu(b.at), L + w / 2), W - w / 2 - 1);
+    if (cx - w / 2 < lastEnd + 6) continue;
+    lastEnd = cx + w / 2;
+    el('text', { x: cx, y: axisY + 33, 'text-anchor': 'middle', class: 'gap-label' }, svg, text);
+  }
+  el('text', { x: L, y: H - 4, class: 'axis-title' }, svg, ax.breaks.length ? 'time since the start (≈: a gap drawn shorter than it is)' : 'time since the start');
+  el('line', { x1: x(upto), x2: x(upto), y1: 16, y2: axisY, class: 'cursor' }, svg);
+  // legend: each ReplicaSet old or new at this step, with its hash, image
+  // and revision
   const lg = $('legend');
   lg.textContent = '';
-  const item = (color, text, dashed) => {
+  const item = (color, text, dashed, rs) => {
     const sp = document.createElement('span');
     const i = document.createElement('i');
     i.style.background = dashed ? 'repeating-linear-gradient(90deg,#9aa2ae 0 3px,transparent 3px 6px)' : color;
     if (dashed) i.style.height = '2px';
     sp.append(i, text);
+    if (rs) sp.dataset.rs = rs;
     lg.appendChild(sp);
   };
-  for (const info of res.replicaSets) item(rsColor(info.name), `${shortName(info.name)} (rev ${info.revision || '–'})`);
+  const cur = steps[upto];
+  for (const info of res.replicaSets) {
+    const r = cur.replicaSets[info.name];
+    const rev = r ? r.revision : info.revision;
+    item(rsColor(info.name), `${rsRole(cur, info.name)} ${info.hash || shortName(info.name)} · ${info.images} · rev ${rev || '–'}`, false, info.name);
+  }
   item(null, 'replicas + maxSurge', true);
   for (const [name, color] of layers) item(color, name);
-  const t = steps[upto].totals;
-  svg.setAttribute('aria-label', `Chart up to step ${upto}: ${t.pods} pods, ${t.ready} ready, ${t.available} available, ${t.terminating} terminating`);
+  const t = cur.totals;
+  svg.setAttribute('aria-label', `Chart up to step ${upto} (+${fmtDur(cur.elapsed)}): ${t.pods} pods, ${t.ready} ready, ${t.available} available, ${t.terminating} terminating`);
 }
 
 boot().catch((e) => {
