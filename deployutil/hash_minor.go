@@ -1,12 +1,7 @@
 package deployutil
 
 import (
-	"encoding/binary"
-	"strconv"
-
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/rand"
-	"k8s.io/utils/dump"
 
 	"github.com/deploysync/deploysync/internal/hashlayout"
 	"github.com/deploysync/deploysync/internal/kversion"
@@ -43,11 +38,5 @@ func computeHashMinor(m kversion.Minor, template *corev1.PodTemplateSpec, collis
 	if err != nil {
 		return "", err
 	}
-	h := fnvString(fnvOffset32, dump.ForHash(v))
-	if collisionCount != nil {
-		var b [8]byte
-		binary.LittleEndian.PutUint32(b[:4], uint32(*collisionCount))
-		h = fnvString(h, string(b[:]))
-	}
-	return rand.SafeEncodeString(strconv.FormatUint(uint64(h), 10)), nil
+	return hashOf(v, collisionCount), nil
 }

@@ -3,7 +3,6 @@ package deployutil
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"strings"
 	"testing"
@@ -156,17 +155,5 @@ func TestReplicaSetName(t *testing.T) {
 				t.Errorf("ReplicaSetName = %q, want %q (%s)", got, tt.want, tt.reason)
 			}
 		})
-	}
-}
-
-// TestFNVMatchesStandardLibrary checks the inlined FNV-1a against hash/fnv
-// on the dumps of the golden templates' shapes and on odd inputs.
-func TestFNVMatchesStandardLibrary(t *testing.T) {
-	for _, s := range []string{"", "a", "pod-template-hash", string([]byte{0, 0, 0, 0, 1, 0, 0, 0}), strings.Repeat("spew ", 500)} {
-		h := fnv.New32a()
-		_, _ = h.Write([]byte(s))
-		if got := fnvString(fnvOffset32, s); got != h.Sum32() {
-			t.Errorf("fnvString(%q) = %d, hash/fnv says %d", s, got, h.Sum32())
-		}
 	}
 }
