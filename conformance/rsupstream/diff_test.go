@@ -1,7 +1,9 @@
 package rsupstream
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -15,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
@@ -106,10 +109,13 @@ func randomInput(r *rand.Rand) Input {
 	r.Shuffle(len(in.ReplicaSets), func(i, j int) { in.ReplicaSets[i], in.ReplicaSets[j] = in.ReplicaSets[j], in.ReplicaSets[i] })
 
 	n := pick(13)
+	if chance(0.2) {
+		n = 13 + pick(50) // past insertion sort's 12: pdqsort's own moves
+	}
 	if *rs.Spec.Replicas > 500 {
 		n = pick(3)
 	} else if chance(0.02) {
-		n = 500 + pick(120) // burst on deletes
+		n = 1300 + pick(200) // past burstReplicas on deletes
 	}
 	nodes := []string{"", "n1", "n2", "n3", "n4"}[:2+pick(4)]
 	for i := range n {
@@ -188,6 +194,15 @@ func randomInput(r *rand.Rand) Input {
 	}
 	if chance(0.1) {
 		in.FailCreateAt = 1 + pick(8)
+	}
+	if chance(0.25) {
+		// A status as a previous sync left it, so that this one may have
+		// nothing to write (the status is only an input here: upstream
+		// judges whether it changes).
+		if p, err := replicaset.Sync(replicaset.State{ReplicaSet: rs, Pods: in.Pods, ReplicaSets: in.ReplicaSets, Now: t0},
+			replicaset.WithTerminatingReplicas(in.TerminatingReplicas)); err == nil && p.Status != nil {
+			rs.Status = p.Status.ReplicaSet.Status
+		}
 	}
 	if chance(0.1) && len(in.Pods) > 0 {
 		in.FailDelete = in.Pods[pick(len(in.Pods))].Name
@@ -278,6 +293,7 @@ func states() int {
 func TestRandomStates(t *testing.T) {
 	n := states()
 	diffs := 0
+	seen := map[string]int{}
 	for seed := 1; seed <= n; seed++ {
 		in := randomInput(rand.New(rand.NewPCG(uint64(seed), 27)))
 		want, err := Run(in)
@@ -288,6 +304,7 @@ func TestRandomStates(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: Sync: %v", seed, err)
 		}
+		count(seen, in, plan)
 		if d := cmp.Diff(want, got, cmp.Comparer(func(a, b *corev1.Pod) bool { return equality.Semantic.DeepEqual(a, b) })); d != "" {
 			diffs++
 			if diffs <= 3 {
@@ -296,5 +313,93 @@ func TestRandomStates(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d random states, %d differences", n, diffs)
+	t.Logf("%d random states, %d differences; cases: %v", n, diffs, seen)
+	if n >= 2000 {
+		for _, c := range cases {
+			if seen[c] == 0 {
+				t.Errorf("no state exercised %q: the generator lost a case", c)
+			}
+		}
+	}
+}
+
+var cases = []string{"ranked delete", "unsorted delete", "burst delete", "create", "burst create", "create fails", "delete fails",
+	"adopt", "release", "status write", "no status write", "requeue", "failure set", "failure kept", "failure cleared",
+	"rs deleting", "expectations pending", "terminating", "deletion cost", "many pods"}
+
+// count notes which decisions a state exercised, for the case list above.
+func count(seen map[string]int, in Input, p *replicaset.Plan) {
+	note := func(c string, ok bool) {
+		if ok {
+			seen[c]++
+		}
+	}
+	note("ranked delete", len(p.Delete) > 0 && len(p.Delete) < p.Active)
+	note("unsorted delete", len(p.Delete) > 0 && len(p.Delete) == p.Active)
+	note("burst delete", len(p.Delete) == replicaset.BurstReplicas)
+	note("create", p.Create != nil)
+	note("burst create", p.Create != nil && p.Create.Count == replicaset.BurstReplicas)
+	note("create fails", p.Failed && p.Create != nil)
+	note("delete fails", p.Failed && len(p.Delete) > 0)
+	note("adopt", len(p.Adopt) > 0)
+	note("release", len(p.Release) > 0)
+	note("status write", p.Status != nil)
+	note("no status write", p.Status == nil)
+	note("requeue", p.RequeueAfter > 0)
+	if p.Status != nil {
+		for _, w := range p.Status.Why {
+			note("failure set", w.Rule == replicaset.RuleFailureSet)
+			note("failure kept", w.Rule == replicaset.RuleFailureKept)
+			note("failure cleared", w.Rule == replicaset.RuleFailureCleared)
+		}
+	}
+	note("rs deleting", in.ReplicaSet.DeletionTimestamp != nil)
+	note("expectations pending", in.ExpectationsPending)
+	note("terminating", p.Terminating > 0)
+	cost := false
+	for _, d := range p.Delete {
+		cost = cost || d.Rank.Cost != 0
+	}
+	note("deletion cost", cost)
+	note("many pods", p.Active > 12 && len(p.Delete) > 0 && len(p.Delete) < p.Active)
+}
+
+// TestInputOrderDecides shows that upstream's choice of pods depends on
+// the order its cache lists them (the sort is not a total order), so the
+// comparison above, which hands both sides the same order, is one that can
+// fail: the library given the pods reversed deletes other pods than
+// upstream on some states.
+func TestInputOrderDecides(t *testing.T) {
+	differ := 0
+	for seed := 1; seed <= 2000 && differ == 0; seed++ {
+		in := randomInput(rand.New(rand.NewPCG(uint64(seed), 27)))
+		in.FailCreateAt, in.FailDelete = 0, ""
+		want, err := Run(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rev := in
+		rev.Pods = slices.Clone(in.Pods)
+		slices.Reverse(rev.Pods)
+		got, _, err := ours(rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(want.Deleted, got.Deleted) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("reversing the pods never changed which pods go: the order-dependence the package documents is not exercised")
+	}
+}
+
+func TestMain(m *testing.M) {
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	_ = fs.Set("logtostderr", "false")
+	_ = fs.Set("alsologtostderr", "false")
+	_ = fs.Set("stderrthreshold", "FATAL")
+	klog.SetOutput(io.Discard)
+	os.Exit(m.Run())
 }
