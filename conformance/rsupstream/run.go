@@ -133,7 +133,6 @@ func setGate(on bool) error {
 	return nil
 }
 
-
 // Run runs one syncReplicaSet on in.
 func Run(in Input) (Outcome, error) {
 	var out Outcome
