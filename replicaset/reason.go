@@ -56,6 +56,10 @@ const (
 	// becomes so later (no ready time); look again after minReadySeconds.
 	// Values: minReadySeconds, ready, available.
 	RuleRequeueMinReady Rule = "RequeueMinReady"
+	// RuleRequeueAllReady: (1.33) every wanted pod is ready and not every
+	// one available; look again after minReadySeconds. Values:
+	// minReadySeconds, ready, available.
+	RuleRequeueAllReady Rule = "RequeueAllReady"
 	// RuleInSync: (a plan's Why) as many active pods as spec.replicas.
 	// Values: active, replicas.
 	RuleInSync Rule = "InSync"
@@ -92,6 +96,7 @@ var sentences = map[Rule]struct{ values, format string }{
 	RuleFailureCleared:   {"reason", "remove the ReplicaFailure condition (%s): the pod writes succeed"},
 	RuleRequeueAvailable: {"after pod minReadySeconds ready available", "look again in %s, when pod %s has been ready for minReadySeconds %d (%d ready, %d available)"},
 	RuleRequeueMinReady:  {"minReadySeconds ready available", "look again after minReadySeconds %d: %d ready, %d available, and no ready time says when more become available"},
+	RuleRequeueAllReady:  {"minReadySeconds ready available", "look again after minReadySeconds %d: all %d wanted pods are ready, %d available"},
 	RuleInSync:           {"active replicas", "%d active pods, %d wanted: nothing to create or delete"},
 	RuleBeingDeleted:     {"", "the ReplicaSet is being deleted: no pod is created, deleted, adopted or released"},
 	RuleExpectationsPending: {"active replicas",

@@ -170,3 +170,19 @@ func (p *Plan) requeue(rs *appsv1.ReplicaSet, active []*corev1.Pod, now time.Tim
 	p.RequeueWhy = ptr.To(because(RuleRequeueAvailable, action.Str("after", soonest.String()), action.Str("pod", first.Name),
 		action.Num("minReadySeconds", mrs), ready, avail))
 }
+
+// requeue133 is 1.33's look again: after minReadySeconds when every wanted
+// pod is ready and not every one is available.
+func (p *Plan) requeue133(rs *appsv1.ReplicaSet) {
+	st := rs.Status
+	if p.Status != nil {
+		st = p.Status.ReplicaSet.Status
+	}
+	mrs := rs.Spec.MinReadySeconds
+	if mrs <= 0 || st.ReadyReplicas != *rs.Spec.Replicas || st.AvailableReplicas == *rs.Spec.Replicas {
+		return
+	}
+	p.RequeueAfter = time.Duration(mrs) * time.Second
+	p.RequeueWhy = ptr.To(because(RuleRequeueAllReady, action.Num("minReadySeconds", mrs),
+		action.Num("ready", st.ReadyReplicas), action.Num("available", st.AvailableReplicas)))
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // BurstReplicas is the most pods one sync creates or deletes, upstream's
@@ -153,17 +154,21 @@ func Sync(state State, opts ...Option) (*Plan, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if o.versionErr != nil {
+		return nil, o.versionErr
+	}
 	if err := validate(state); err != nil {
 		return nil, err
 	}
 	rs := state.ReplicaSet
 	sel, _ := facts.CompileSelector(rs.Spec.Selector) // validate checked it
 	p := &Plan{}
-	owned, orphans := listPods(rs, state.Pods)
-	active := p.claim(rs, &sel, owned, orphans)
+	listed := listPods(rs, state.Pods, o.version)
+	active := p.claim(rs, &sel, listed)
 	var terminating []*corev1.Pod
-	if o.terminatingReplicas {
-		for _, pod := range owned {
+	gate := o.gate()
+	if gate {
+		for _, pod := range listed {
 			if isTerminating(pod) && metav1.IsControlledBy(pod, rs) && sel.Matches(pod.Labels) {
 				terminating = append(terminating, pod)
 			}
@@ -185,43 +190,57 @@ func Sync(state State, opts ...Option) (*Plan, error) {
 		p.Why = append(p.Why, because(RuleInSync, action.Num("active", len(active)), action.Num("replicas", replicas)))
 	}
 	failed := manage && p.Diff != 0 && state.PodWriteError != ""
-	p.status(rs, active, terminating, o.terminatingReplicas, failed, state)
+	p.status(rs, active, terminating, gate, failed, state)
 	if failed {
 		p.Failed = true
 		p.Why = append(p.Why, because(RuleWritesFail, action.Str("message", failureMessage(p.Diff, state.PodWriteError))))
 		return p, nil
 	}
-	p.requeue(rs, active, state.Now)
+	if o.version.AtLeast(kversion.V1_34) {
+		p.requeue(rs, active, state.Now)
+	} else {
+		p.requeue133(rs)
+	}
 	return p, nil
 }
 
-// listPods returns the pods upstream's FilterPodsByOwner lists: those whose
-// controller reference names rs (kind, name, UID), then the orphans of its
-// namespace, each in the given order.
-func listPods(rs *appsv1.ReplicaSet, pods []*corev1.Pod) (owned, orphans []*corev1.Pod) {
+// listPods returns the pods upstream reads, each either controlled by rs
+// (its controller reference's UID is rs's) or an orphan. From 1.34 it is
+// FilterPodsByOwner: the pods whose controller reference names rs (kind,
+// name, UID), then the orphans of its namespace, each in the given order;
+// 1.33 lists the whole namespace in the given order, and ignores the pods
+// of other controllers as claiming does.
+func listPods(rs *appsv1.ReplicaSet, pods []*corev1.Pod, m kversion.Minor) []*corev1.Pod {
+	var owned, orphans []*corev1.Pod
 	for _, pod := range pods {
 		if pod.Namespace != rs.Namespace {
 			continue
 		}
 		ref := metav1.GetControllerOfNoCopy(pod)
 		switch {
-		case ref == nil:
+		case ref == nil && m.AtLeast(kversion.V1_34):
 			orphans = append(orphans, pod)
-		case ref.Kind == "ReplicaSet" && ref.Name == rs.Name && ref.UID == rs.UID:
+		case ref == nil:
+			owned = append(owned, pod)
+		case ref.UID == rs.UID && (!m.AtLeast(kversion.V1_34) || ref.Kind == "ReplicaSet" && ref.Name == rs.Name):
 			owned = append(owned, pod)
 		}
 	}
-	return owned, orphans
+	return append(owned, orphans...)
 }
 
 // claim keeps the active pods, adopts the matching orphans and releases the
-// owned pods that no longer match (upstream's claimPods on the active
+// controlled pods that no longer match (upstream's claimPods on the active
 // pods), and returns the claimed pods in list order.
-func (p *Plan) claim(rs *appsv1.ReplicaSet, sel *facts.Selector, owned, orphans []*corev1.Pod) []*corev1.Pod {
+func (p *Plan) claim(rs *appsv1.ReplicaSet, sel *facts.Selector, listed []*corev1.Pod) []*corev1.Pod {
 	var claimed []*corev1.Pod
 	deleting := rs.DeletionTimestamp != nil
-	for _, pod := range owned {
+	for _, pod := range listed {
 		if !isActive(pod) {
+			continue
+		}
+		if metav1.GetControllerOfNoCopy(pod) == nil {
+			p.adopt(rs, sel, pod, &claimed)
 			continue
 		}
 		if sel.Matches(pod.Labels) {
@@ -232,16 +251,19 @@ func (p *Plan) claim(rs *appsv1.ReplicaSet, sel *facts.Selector, owned, orphans 
 				Why:   because(RuleReleasePod, action.Str("pod", pod.Name), action.Str("replicaSet", rs.Name))})
 		}
 	}
-	for _, pod := range orphans {
-		if !isActive(pod) || deleting || !sel.Matches(pod.Labels) {
-			continue
-		}
-		p.Adopt = append(p.Adopt, PodPatch{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID,
-			Patch: adoptPatch(rs, pod.UID),
-			Why:   because(RuleAdoptPod, action.Str("pod", pod.Name), action.Str("replicaSet", rs.Name))})
-		claimed = append(claimed, pod)
-	}
 	return claimed
+}
+
+// adopt adopts an active orphan whose labels match, unless rs is being
+// deleted.
+func (p *Plan) adopt(rs *appsv1.ReplicaSet, sel *facts.Selector, pod *corev1.Pod, claimed *[]*corev1.Pod) {
+	if rs.DeletionTimestamp != nil || !sel.Matches(pod.Labels) {
+		return
+	}
+	p.Adopt = append(p.Adopt, PodPatch{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID,
+		Patch: adoptPatch(rs, pod.UID),
+		Why:   because(RuleAdoptPod, action.Str("pod", pod.Name), action.Str("replicaSet", rs.Name))})
+	*claimed = append(*claimed, pod)
 }
 
 // create plans the creates of a sync with too few pods.
