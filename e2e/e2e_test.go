@@ -56,6 +56,11 @@ func TestE2E(t *testing.T) {
 		testPlugin(t, cfg)
 	})
 
+	t.Run("whatif", func(t *testing.T) {
+		t.Parallel()
+		testWhatIf(t, cfg)
+	})
+
 	t.Run("plugin-watch", func(t *testing.T) {
 		t.Parallel()
 		testPluginWatch(t, cfg)

@@ -53,6 +53,11 @@ const (
 	// VerdictCreates: the cluster has no such Deployment: its first
 	// ReplicaSet.
 	VerdictCreates = "creates the Deployment"
+	// VerdictHeld: the Deployment stays (or becomes) paused and its pod
+	// template is not the one its pods run: the controller creates or
+	// scales up no ReplicaSet until it is resumed (ResumesTo names the
+	// ReplicaSet it then rolls to).
+	VerdictHeld = "no rollout while paused"
 )
 
 // WhatIf is diff's answer: what applying a manifest to a running
@@ -78,6 +83,10 @@ type WhatIf struct {
 	NewReplicaSet string `json:"newReplicaSet,omitempty"`
 	// ReturnsTo is the existing ReplicaSet a rollout scales back up.
 	ReturnsTo *jsonRevisionRef `json:"returnsTo,omitempty"`
+	// ResumesTo, when the verdict is VerdictHeld, is the ReplicaSet the
+	// held rollout goes to once the Deployment is resumed: a new one's
+	// name (not created while paused) or an existing one's.
+	ResumesTo string `json:"resumesTo,omitempty"`
 	// Notes say what was assumed.
 	Notes []string `json:"notes,omitempty"`
 	// Evidence is what the prediction's pod timing rests on.
@@ -404,23 +413,50 @@ func answerWhatIf(in *whatIfInput, now metav1.Time, percentile int, g *globals) 
 	w.OtherChanges = otherChanges(live, d)
 	current := deployutil.FindNewReplicaSet(live, in.live.ReplicaSets)
 	target := deployutil.FindNewReplicaSet(d, in.live.ReplicaSets)
+	// While paused the controller creates no ReplicaSet and scales none up
+	// for a new template (it only scales, for spec.replicas): a template
+	// change applied paused waits, and resuming starts it even though the
+	// template itself does not change then.
+	pending := target == nil || (target.UID != uidOf(current) || live.Spec.Paused) && !runsAlone(target, in.live.ReplicaSets)
 	switch {
 	case len(w.TemplateChanges) == 0 && len(w.OtherChanges) == 0:
 		w.Verdict = VerdictNothing
 		w.Why = "nothing changes: the manifest after defaulting equals the live Deployment in everything the controller reads"
-	case target != nil && (current == nil || target.UID != current.UID):
-		w.Verdict, w.Rolls = VerdictRollsBack, true
-		w.ReturnsTo = &jsonRevisionRef{Name: target.Name, Revision: target.Annotations[deployutil.RevisionAnnotation]}
-		w.Why = fmt.Sprintf("the pod template is ReplicaSet %s's (revision %s): it scales back up, no new ReplicaSet", target.Name, orDash(w.ReturnsTo.Revision))
-	case len(w.TemplateChanges) > 0 && target == nil:
+	case d.Spec.Paused && pending:
+		w.Verdict = VerdictHeld
+		if target == nil {
+			w.ResumesTo = newReplicaSetName(g.version, d)
+			w.Why = fmt.Sprintf("the Deployment is paused: no ReplicaSet has its pod template and none is created until it is resumed; then a new ReplicaSet %s replaces the pods", w.ResumesTo)
+		} else {
+			w.ResumesTo = target.Name
+			w.Why = fmt.Sprintf("the Deployment is paused: its pod template is ReplicaSet %s's (revision %s), which is scaled up only once the Deployment is resumed", target.Name, orDash(target.Annotations[deployutil.RevisionAnnotation]))
+		}
+	case target == nil:
 		w.Verdict, w.Rolls = VerdictRolls, true
 		w.NewReplicaSet = newReplicaSetName(g.version, d)
-		w.Why = fmt.Sprintf("the pod template changes in %d field(s): a new ReplicaSet %s replaces the pods", len(w.TemplateChanges), w.NewReplicaSet)
+		if len(w.TemplateChanges) > 0 {
+			w.Why = fmt.Sprintf("the pod template changes in %d field(s): a new ReplicaSet %s replaces the pods", len(w.TemplateChanges), w.NewReplicaSet)
+		} else {
+			w.Why = fmt.Sprintf("no ReplicaSet has the pod template yet (it was changed while paused): resumed, a new ReplicaSet %s replaces the pods", w.NewReplicaSet)
+		}
+	case pending:
+		w.Verdict, w.Rolls = VerdictRollsBack, true
+		w.ReturnsTo = &jsonRevisionRef{Name: target.Name, Revision: target.Annotations[deployutil.RevisionAnnotation]}
+		if target.UID == uidOf(current) {
+			w.Why = fmt.Sprintf("resumed: the rollout to ReplicaSet %s (revision %s), held while paused, goes on", target.Name, orDash(w.ReturnsTo.Revision))
+		} else {
+			w.Why = fmt.Sprintf("the pod template is ReplicaSet %s's (revision %s): it scales back up, no new ReplicaSet", target.Name, orDash(w.ReturnsTo.Revision))
+		}
 	default:
 		w.Verdict = VerdictNoRollout
 		var parts []string
 		for _, c := range w.OtherChanges {
 			parts = append(parts, c.Path+" "+orDash(c.From)+" → "+orDash(c.To))
+		}
+		if len(parts) == 0 {
+			// The template differs only in ways the controller's
+			// comparison ignores (a quantity spelled differently).
+			parts = append(parts, "the pod template's spelling; the controller finds its ReplicaSet "+target.Name+" equal")
 		}
 		w.Why = "no rollout: only " + strings.Join(parts, ", ")
 		if len(w.OtherChanges) == 1 && w.OtherChanges[0].Path == "spec.replicas" {
@@ -437,6 +473,24 @@ func answerWhatIf(in *whatIfInput, now metav1.Time, percentile int, g *globals) 
 	}
 	w.Prediction = p
 	return w, nil
+}
+
+func uidOf(rs *appsv1.ReplicaSet) types.UID {
+	if rs == nil {
+		return ""
+	}
+	return rs.UID
+}
+
+// runsAlone: rs is the only one of the ReplicaSets that asks for pods, or
+// none does and it is rs's template that has them (nothing to roll to).
+func runsAlone(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet) bool {
+	for _, o := range rss {
+		if o.UID != rs.UID && o.Spec.Replicas != nil && *o.Spec.Replicas > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func orDash(s string) string {
@@ -570,8 +624,18 @@ func whatIfText(w *WhatIf) string {
 	if w.ReturnsTo != nil {
 		fmt.Fprintf(&b, "back to: %s (revision %s), scaled up again\n", w.ReturnsTo.Name, orDash(w.ReturnsTo.Revision))
 	}
+	if w.ResumesTo != "" {
+		fmt.Fprintf(&b, "once resumed: %s\n", w.ResumesTo)
+	}
 	if len(w.TemplateChanges) > 0 {
-		b.WriteString("\npod template changes (a new template: pods are replaced):\n")
+		switch {
+		case w.Rolls:
+			b.WriteString("\npod template changes (a new template: pods are replaced):\n")
+		case w.Verdict == VerdictHeld:
+			b.WriteString("\npod template changes (held: pods are replaced once resumed):\n")
+		default:
+			b.WriteString("\npod template changes (the pods' ReplicaSet has this template: none is replaced):\n")
+		}
 		for _, c := range w.TemplateChanges {
 			b.WriteString(wrap("  - "+c.Path+": "+orDash(c.From)+" → "+orDash(c.To)) + "\n")
 		}

@@ -50,6 +50,7 @@ func exitOf(err error) int {
 func TestDiffOffline(t *testing.T) {
 	for _, tt := range []struct {
 		manifest, verdict string
+		state             string // testdata/STATE.yaml; complete when empty
 		exit              int
 		output            string
 		reason            string
@@ -64,7 +65,9 @@ func TestDiffOffline(t *testing.T) {
 		{manifest: "strategy", verdict: VerdictNoRollout, reason: "maxSurge, maxUnavailable and minReadySeconds change outside the template: said as such, no rollout"},
 		{manifest: "image-and-replicas", verdict: VerdictRolls, exit: ExitRollsNew, reason: "a new image and a new size: a rollout to 6 replicas"},
 		{manifest: "annotation", verdict: VerdictRolls, exit: ExitRollsNew, reason: "kubectl rollout restart's annotation on the template rolls"},
-		{manifest: "paused", verdict: VerdictRolls, exit: ExitRollsNew, reason: "a new image applied paused: the template changes, the rollout waits for a resume (the prediction says Paused)"},
+		{manifest: "paused", verdict: VerdictHeld, reason: "a new image applied paused: kube-controller-manager creates no ReplicaSet while paused (its paused sync never creates one), so no rollout now; the answer names the ReplicaSet resuming creates (found on the e2e cluster, step 20-image-while-paused)"},
+		{manifest: "resume", state: "paused", verdict: VerdictRolls, exit: ExitRollsNew, reason: "the paused line deleted from a Deployment paused with a new image: the template does not change now, but no ReplicaSet has it, so resuming creates one (found on the e2e cluster, step 21-resume)"},
+		{manifest: "resume-reverted", state: "paused", verdict: VerdictNoRollout, reason: "resumed with the template its pods run (the held image undone): the controller finds that ReplicaSet, nothing rolls"},
 	} {
 		name := tt.manifest
 		if tt.output != "" {
@@ -74,7 +77,11 @@ func TestDiffOffline(t *testing.T) {
 			if tt.reason == "" {
 				t.Fatal("reason must be provided")
 			}
-			args := []string{"diff", "-f", "testdata/whatif/" + tt.manifest + ".yaml", "--state", "testdata/complete.yaml", "--now", whatIfNow}
+			state := tt.state
+			if state == "" {
+				state = "complete"
+			}
+			args := []string{"diff", "-f", "testdata/whatif/" + tt.manifest + ".yaml", "--state", "testdata/" + state + ".yaml", "--now", whatIfNow}
 			if tt.output != "" {
 				args = append(args, "-o", tt.output)
 			}
