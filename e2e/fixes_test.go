@@ -8,8 +8,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	restclient "k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
@@ -44,6 +46,21 @@ func testFixes(t *testing.T, cfg *restclient.Config) {
 			t.Run(f.flavour.name, func(t *testing.T) {
 				t.Parallel()
 				staleDesiredReplicas(t, newRun(t, cfg, "fix-stale", f.flavour), f.fixed)
+			})
+		}
+	})
+	t.Run("unhealthy-first", func(t *testing.T) {
+		for _, f := range []struct {
+			flavour flavour
+			fixed   bool
+		}{
+			{reference, false},
+			{clientGo, false},
+			{withFixes("client-go-fix", deploysync.FixUnhealthyFirst), true},
+		} {
+			t.Run(f.flavour.name, func(t *testing.T) {
+				t.Parallel()
+				unhealthyFirst(t, newRun(t, cfg, "fix-unhealthy", f.flavour), f.fixed)
 			})
 		}
 	})
@@ -140,4 +157,114 @@ func stuckProblem(ctx context.Context, r *run, old string) string {
 		}
 	}
 	return ""
+}
+
+// unhealthyFirst is kubernetes/kubernetes#119536 on the cluster. A
+// Deployment of 6 replicas (maxSurge 2, maxUnavailable 2) rolls out web:2
+// with its pods held unready until it stops at 4 old and 4 new; it is
+// paused, the new pods become Ready, and two of the old ones stop being
+// Ready (a crash; the test patches their status). Paused, no rolling sync
+// removes the unready old pods (upstream's cleanupUnhealthyReplicas runs
+// only in a rollout), so the scale to 4 that follows meets the state of
+// the issue: an old ReplicaSet of 4 with 2 available, a new one of 4 all
+// available, 8 asked for and 6 allowed. Upstream shares the 2 to remove by
+// size (round(4 × 6/8) = 3 each): 3 and 3, a healthy new pod goes and a
+// broken old one stays (the ReplicaSet controller deletes unready pods of
+// a ReplicaSet first). With FixUnhealthyFirst the old ReplicaSet gives up
+// its 2 unavailable replicas: 2 and 4, every remaining pod Ready; the new
+// ReplicaSet is then saturated (4 of 4 available) and the next sync, paused
+// or not, scales the old one to 0 (seen in the plans at -v=4). Resumed,
+// each rollout completes.
+func unhealthyFirst(t *testing.T, r *run, fixed bool) {
+	r.obs.setBounds(bounds{maxPods: 8})
+	r.createDeployment(withStrategy(newDeployment(6, "web:1"), intstr.FromInt32(2), intstr.FromInt32(2)))
+	r.settle("create", complete)
+	r.obs.setBounds(bounds{maxPods: 8, minAvailable: 4})
+	r.driver.hold("web:2")
+	r.updateDeployment(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "web:2" })
+	r.settle("image web:2, held unready", sizesAre(map[string]int32{"web:1": 4, "web:2": 4}))
+	r.updateDeployment(func(d *appsv1.Deployment) { d.Spec.Paused = true })
+	r.settle("pause", progressReason(deployutil.ReasonDeploymentPaused))
+	r.driver.release("web:2")
+	r.settle("web:2 Ready, paused", func(d *appsv1.Deployment, _ []appsv1.ReplicaSet) bool { return d.Status.ReadyReplicas == 8 })
+	for _, v := range r.obs.takeViolations() {
+		t.Errorf("%s, before the crash: invariant violated: %s", r.flavour.name, v)
+	}
+	r.obs.setBounds(bounds{maxPods: 8})
+	r.crashPods("web:1", 2)
+	r.settle("two web:1 pods not Ready", func(d *appsv1.Deployment, _ []appsv1.ReplicaSet) bool { return d.Status.ReadyReplicas == 6 })
+
+	r.updateDeployment(func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To[int32](4) })
+	want, pods, ready := map[string]int32{"web:1": 3, "web:2": 3}, int32(6), int32(5)
+	if fixed {
+		want, pods, ready = map[string]int32{"web:1": 0, "web:2": 4}, 4, 4
+	}
+	w := r.settle("scale to 4, paused", func(d *appsv1.Deployment, rss []appsv1.ReplicaSet) bool {
+		return d.Status.Replicas == pods && sizesAre(want)(d, rss)
+	})
+	if w.Deployment.Status.ReadyReplicas != ready {
+		t.Errorf("%s: %d pods Ready after the scale-down, want %d", r.flavour.name, w.Deployment.Status.ReadyReplicas, ready)
+	}
+	t.Logf("%s: scale 6 → 4 while paused: web:1 %d, web:2 %d, %d of %d pods Ready", r.flavour.name,
+		want["web:1"], want["web:2"], w.Deployment.Status.ReadyReplicas, w.Deployment.Status.Replicas)
+	for _, v := range r.obs.takeViolations() {
+		t.Errorf("%s, scale-down: invariant violated: %s", r.flavour.name, v)
+	}
+	r.obs.setBounds(bounds{maxPods: 6})
+	r.updateDeployment(func(d *appsv1.Deployment) { d.Spec.Paused = false })
+	r.settle("resume", complete)
+	for _, v := range r.obs.takeViolations() {
+		t.Errorf("%s, resume: invariant violated: %s", r.flavour.name, v)
+	}
+}
+
+// sizesAre: the controlled ReplicaSets' spec.replicas by image are want.
+func sizesAre(want map[string]int32) func(*appsv1.Deployment, []appsv1.ReplicaSet) bool {
+	return func(d *appsv1.Deployment, rss []appsv1.ReplicaSet) bool {
+		got := map[string]int32{}
+		for _, rs := range rss {
+			if ref := metav1.GetControllerOfNoCopy(&rs); ref != nil && ref.UID == d.UID {
+				got[rs.Spec.Template.Spec.Containers[0].Image] += *rs.Spec.Replicas
+			}
+		}
+		if len(got) != len(want) {
+			return false
+		}
+		for k, v := range want {
+			if got[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// crashPods marks n Ready pods of the image not Ready, as a kubelet would
+// after their container crashed; the pod driver readies a pod once only.
+func (r *run) crashPods(image string, n int) {
+	r.t.Helper()
+	pods, err := r.client.CoreV1().Pods(r.ns).List(r.ctx, metav1.ListOptions{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	stamp := metav1.Now().UTC().Format(time.RFC3339)
+	for _, p := range pods.Items {
+		if n == 0 {
+			break
+		}
+		if p.DeletionTimestamp != nil || p.Spec.Containers[0].Image != image || !ready(&p) {
+			continue
+		}
+		patch := fmt.Sprintf(`{"status":{"conditions":[{"type":"PodScheduled","status":"True","lastTransitionTime":%q},`+
+			`{"type":"Initialized","status":"True","lastTransitionTime":%q},`+
+			`{"type":"ContainersReady","status":"False","lastTransitionTime":%q},`+
+			`{"type":"Ready","status":"False","lastTransitionTime":%q}]}}`, stamp, stamp, stamp, stamp)
+		if _, err := r.client.CoreV1().Pods(r.ns).Patch(r.ctx, p.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}, "status"); err != nil {
+			r.t.Fatalf("crashing pod %s: %v", p.Name, err)
+		}
+		n--
+	}
+	if n > 0 {
+		r.t.Fatalf("%d fewer Ready %s pods than asked to crash", n, image)
+	}
 }
