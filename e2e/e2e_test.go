@@ -66,6 +66,8 @@ func TestE2E(t *testing.T) {
 		testPluginWatch(t, cfg)
 	})
 
+	t.Run("fixes", func(t *testing.T) { testFixes(t, cfg) })
+
 	t.Run("restart", func(t *testing.T) {
 		for _, f := range []flavour{clientGo, ctrlRT} {
 			t.Run(f.name, func(t *testing.T) {

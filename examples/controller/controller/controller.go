@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -60,6 +61,8 @@ type Controller struct {
 	wg sync.WaitGroup
 	// syncOptions are passed to every Sync (see SetSyncOptions).
 	syncOptions []deploysync.Option
+	// fixes are turned on in every Sync (see SetFixes).
+	fixes []deploysync.Fix
 
 	// limited is set by EnableLimits; limitedClient writes the plans of
 	// limited Deployments (see package limits).
@@ -70,6 +73,13 @@ type Controller struct {
 // SetSyncOptions sets the options of every Sync, such as the server's
 // minor ([applier.ServerVersion]). Call it before Run.
 func (c *Controller) SetSyncOptions(opts ...deploysync.Option) { c.syncOptions = opts }
+
+// SetFixes turns on corrections of upstream bugs in every Sync
+// ([deploysync.WithFixes]), beside the options of SetSyncOptions; with none
+// (the default) the controller decides as kube-controller-manager does,
+// bugs included. Call it before Run. An unknown Fix fails every sync: check
+// names first ([applier.Fixes] does for a flag).
+func (c *Controller) SetFixes(fixes ...deploysync.Fix) { c.fixes = slices.Clone(fixes) }
 
 // New wires a controller to the informers (not yet started: it adds its
 // event handlers and a pod index) and to a client and a recorder for its
@@ -243,6 +253,9 @@ func (c *Controller) syncWith(ctx context.Context, key string, d *appsv1.Deploym
 		if pods, err = c.podsOf(rss); err != nil {
 			return execute.Result{}, err
 		}
+	}
+	if len(c.fixes) > 0 {
+		opts = append(opts[:len(opts):len(opts)], deploysync.WithFixes(c.fixes...))
 	}
 	st := deploysync.State{Deployment: d, ReplicaSets: rss, Pods: pods, Now: c.now()}
 	plan, err := deploysync.Sync(st, opts...)

@@ -44,6 +44,11 @@ type Reconciler struct {
 	// SyncOptions are passed to every Sync, such as the server's minor
 	// ([applier.ServerVersion]).
 	SyncOptions []deploysync.Option
+	// Fixes are turned on in every Sync ([deploysync.WithFixes]), beside
+	// SyncOptions; with none the reconciler decides as
+	// kube-controller-manager does, bugs included. An unknown Fix fails
+	// every reconcile: check names first ([applier.Fixes] does for a flag).
+	Fixes []deploysync.Fix
 
 	// written maps namespace/name to the resourceVersion of this
 	// reconciler's last write of that Deployment, until the cache has it.
@@ -83,7 +88,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 	}
 	st := deploysync.State{Deployment: &d, ReplicaSets: rss, Pods: pods, Now: metav1.Now().Time}
-	plan, err := deploysync.Sync(st, r.SyncOptions...)
+	opts := r.SyncOptions
+	if len(r.Fixes) > 0 {
+		opts = append(opts[:len(opts):len(opts)], deploysync.WithFixes(r.Fixes...))
+	}
+	plan, err := deploysync.Sync(st, opts...)
 	if errors.Is(err, deployutil.ErrInvalidInput) {
 		return reconcile.Result{}, reconcile.TerminalError(err)
 	}

@@ -9,10 +9,17 @@
 // beside kube-controller-manager's and syncs only the Deployments annotated
 // deploysync.dev/max-updated, with that limit (package limits).
 //
+// --fix NAME (repeatable, or NAME,NAME) turns on a correction of an upstream
+// bug (deploysync.Fixes lists them: ProportionalOverflow,
+// StaleDesiredReplicas, UnhealthyFirst); without it the controller decides
+// as kube-controller-manager does, bugs included. An unknown name stops the
+// command before it connects.
+//
 // Usage:
 //
 //	deploysync-controller [--kubeconfig FILE] [--workers N] [--namespace NS]
 //	                      [--leader-elect [--leader-elect-namespace NS]] [--limits]
+//	                      [--fix NAME[,NAME]]...
 package main
 
 import (
@@ -51,17 +58,20 @@ func main() {
 	leaseNamespace := flag.String("leader-elect-namespace", "kube-system", "namespace of the leader election Lease")
 	leaseName := flag.String("leader-elect-name", "deploysync-controller", "name of the leader election Lease")
 	limited := flag.Bool("limits", false, "run beside kube-controller-manager's Deployment controller: sync only Deployments annotated "+limits.Annotation+", with that limit")
+	var fixes applier.Fixes
+	flag.Var(&fixes, "fix", "turn on a correction of an upstream bug; repeatable or comma-separated; one of: "+applier.KnownFixes())
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *kubeconfig, *workers, *namespace, *leaderElect, *leaseNamespace, *leaseName, *limited); err != nil {
+	if err := run(ctx, *kubeconfig, *workers, *namespace, *leaderElect, *leaseNamespace, *leaseName, *limited, fixes); err != nil {
 		fmt.Fprintln(os.Stderr, "deploysync-controller:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, kubeconfig string, workers int, namespace string, leaderElect bool, leaseNamespace, leaseName string, limited bool) error {
+func run(ctx context.Context, kubeconfig string, workers int, namespace string, leaderElect bool, leaseNamespace, leaseName string, limited bool,
+	fixes applier.Fixes) error {
 	// kubectl's loading rules: the flag, else $KUBECONFIG, else
 	// ~/.kube/config; with none of them, the in-cluster configuration.
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
@@ -80,7 +90,7 @@ func run(ctx context.Context, kubeconfig string, workers int, namespace string, 
 	if err != nil {
 		return err
 	}
-	klog.FromContext(ctx).Info("Deciding as the server's Kubernetes minor", "serverVersion", serverVersion)
+	klog.FromContext(ctx).Info("Deciding as the server's Kubernetes minor", "serverVersion", serverVersion, "fixes", fixes.String())
 	start := func(ctx context.Context) {
 		factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
 		broadcaster := record.NewBroadcaster(record.WithContext(ctx))
@@ -94,6 +104,7 @@ func run(ctx context.Context, kubeconfig string, workers int, namespace string, 
 			return
 		}
 		c.SetSyncOptions(minor)
+		c.SetFixes(fixes...)
 		if limited {
 			c.EnableLimits()
 		}

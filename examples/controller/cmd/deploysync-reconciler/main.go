@@ -4,6 +4,12 @@
 //
 // kube-controller-manager's own Deployment controller must be off on that
 // cluster (--controllers=*,-deployment).
+//
+// --fix NAME (repeatable, or NAME,NAME) turns on a correction of an upstream
+// bug (deploysync.Fixes lists them: ProportionalOverflow,
+// StaleDesiredReplicas, UnhealthyFirst); without it the reconciler decides
+// as kube-controller-manager does, bugs included. An unknown name stops the
+// command before it connects.
 package main
 
 import (
@@ -21,6 +27,8 @@ import (
 
 func main() {
 	leaderElect := flag.Bool("leader-elect", false, "take a Lease before reconciling, so several replicas can run with one active")
+	var fixes applier.Fixes
+	flag.Var(&fixes, "fix", "turn on a correction of an upstream bug; repeatable or comma-separated; one of: "+applier.KnownFixes())
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse() // controller-runtime registers --kubeconfig
@@ -46,9 +54,10 @@ func main() {
 		log.Error(err, "cannot decide as the server's minor")
 		os.Exit(1)
 	}
-	log.Info("deciding as the server's Kubernetes minor", "serverVersion", serverVersion)
+	log.Info("deciding as the server's Kubernetes minor", "serverVersion", serverVersion, "fixes", fixes.String())
 	r := &reconciler.Reconciler{
 		SyncOptions: []deploysync.Option{minor},
+		Fixes:       fixes,
 		Client:      mgr.GetClient(),
 		Applier: &applier.Runtime{
 			Client:    mgr.GetClient(),
