@@ -44,6 +44,10 @@ var imagePool = []string{
 	strings.Repeat("a/", 127) + "a", strings.Repeat("a/", 128) + "a", "my.registry/Team/app", "app @sha256:" + digest,
 	" nginx", "nginx ", "ex ample", "example.com/app:1.0@sha512:" + strings.Repeat("0", 128),
 	"example.com/app@sha384:" + strings.Repeat("1", 96), "example.com/app@sha384:" + strings.Repeat("1", 95),
+	// With the latest tag, the digest's validity decides the pull policy.
+	"app:latest@md5:" + digest, "app:latest@sha256:" + strings.ToUpper(digest), "app:latest@sha384:" + strings.Repeat("1", 95),
+	"app:latest@sha512:" + strings.Repeat("f", 128), "app:latest@sha256:" + digest + "0", "app:latest@x.y+z:" + digest,
+	strings.Repeat("a", 256) + ":latest", "example.com/" + strings.Repeat("a", 255) + ":latest", "example.com/" + strings.Repeat("a", 256) + ":latest",
 }
 
 var rollbackPool = []string{"5", "+5", "007", "", "-1", "0", "9223372036854775807", "9223372036854775808", "x", " 5"}
@@ -57,7 +61,7 @@ type generator struct {
 func newGenerator(seed int64) *generator {
 	r := rand.New(rand.NewSource(seed))
 	g := &generator{r: r}
-	g.f = randfill.New().RandSource(rand.NewSource(seed)).NilChance(0.45).NumElements(0, 2).MaxDepth(12).Funcs(
+	g.f = randfill.New().RandSource(rand.NewSource(seed)).NilChance(0.45).NumElements(0, 2).MaxDepth(40).Funcs(
 		func(q *resource.Quantity, c randfill.Continue) {
 			if c.Intn(3) == 0 {
 				*q = *resource.NewScaledQuantity(c.Int63n(1<<40)-1<<20, resource.Scale(c.Intn(16)-9))
