@@ -401,3 +401,16 @@ func validateReplicaSetStatus(s *appsv1.ReplicaSetStatus, c culprit) error {
 	}
 	return nil
 }
+
+// ValidateReplicaSet checks a ReplicaSet on its own, as [Validate] checks
+// each ReplicaSet of a state: its name, spec.replicas and status. It
+// returns the first problem as an [*InputError], or nil.
+func ValidateReplicaSet(rs *appsv1.ReplicaSet) error {
+	if rs == nil {
+		return &deployutil.InputError{Object: "ReplicaSet #0", Field: "replicaSet", Kind: deployutil.Required, Detail: "nil ReplicaSet", Rule: ruleSnapshot}
+	}
+	var seen seenSet
+	seen.init(1)
+	owner := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: rs.Namespace}}
+	return validateReplicaSet(owner, rs, 0, &seen)
+}

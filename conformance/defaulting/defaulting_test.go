@@ -1,0 +1,139 @@
+package defaulting
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"reflect"
+	"strconv"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/kubernetes/pkg/controller"
+
+	"github.com/deploysync/deploysync/defaults"
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// count is the number of random Deployments: 2,000 by default, 20,000
+// with DEPLOYSYNC_LONG=1, or DEPLOYSYNC_DEFAULTS=n.
+func count(t *testing.T) int {
+	if s := os.Getenv("DEPLOYSYNC_DEFAULTS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("DEPLOYSYNC_DEFAULTS=%q: %v", s, err)
+		}
+		return n
+	}
+	if os.Getenv("DEPLOYSYNC_LONG") != "" {
+		return 20000
+	}
+	return 2000
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return b
+}
+
+// TestRandomDeployments compares defaults.Deployment with upstream's
+// create path on random Deployments: the same JSON byte for byte, the
+// same pod-template-hash (upstream's controller.ComputeHash over the
+// object decoded from upstream's JSON, as the controller reads it back,
+// and deployutil.ComputeHash over ours), an error exactly where upstream's
+// conversion fails or its validation refuses, and the input untouched.
+// ReplicaSets with the same template and the template on its own (as a
+// core/v1 PodTemplate) are compared the same way.
+func TestRandomDeployments(t *testing.T) {
+	n := count(t)
+	g := newGenerator(26)
+	var diffs, refused, upstreamOnlyInvalid, hashes int
+	for i := 0; i < n; i++ {
+		in, _ := g.deployment(i)
+		before := in.DeepCopy()
+		ours, err := defaults.Deployment("", in)
+		if !reflect.DeepEqual(in, before) {
+			t.Fatalf("#%d: defaults.Deployment modified its argument", i)
+		}
+		up, valid, uerr := Deployment(in)
+		switch {
+		case err != nil:
+			if !errors.Is(err, deployutil.ErrInvalidInput) {
+				t.Errorf("#%d: error %v does not match ErrInvalidInput", i, err)
+			}
+			if uerr == nil && valid {
+				diffs++
+				t.Errorf("#%d: we refuse (%v) what upstream accepts:\n%s", i, err, mustJSON(t, in))
+			}
+			refused++
+			continue
+		case uerr != nil:
+			diffs++
+			t.Errorf("#%d: upstream fails (%v), we default:\n%s", i, uerr, mustJSON(t, in))
+			continue
+		}
+		if !valid {
+			upstreamOnlyInvalid++
+		}
+		a, b := mustJSON(t, up), mustJSON(t, ours)
+		if !bytes.Equal(a, b) {
+			diffs++
+			if diffs <= 5 {
+				t.Errorf("#%d: JSON differs\ninput:    %s\nupstream: %s\nours:     %s", i, mustJSON(t, in), a, b)
+			}
+			continue
+		}
+		var back appsv1.Deployment
+		if err := json.Unmarshal(a, &back); err != nil {
+			t.Fatal(err)
+		}
+		if h, o := controller.ComputeHash(&back.Spec.Template, nil), deployutil.ComputeHash(&ours.Spec.Template, nil); h != o {
+			diffs++
+			t.Errorf("#%d: pod-template-hash %s upstream (read back), %s ours", i, h, o)
+		}
+		hashes++
+		diffs += compareReplicaSet(t, i, in)
+		diffs += compareTemplate(t, i, in)
+	}
+	t.Logf("%d random Deployments: %d differences; %d refused by both; %d compared (hash too), of which %d upstream's full validation refuses (pod template rules the library does not check)",
+		n, diffs, refused, hashes, upstreamOnlyInvalid)
+}
+
+func compareReplicaSet(t *testing.T, i int, d *appsv1.Deployment) int {
+	t.Helper()
+	in := &appsv1.ReplicaSet{ObjectMeta: d.ObjectMeta, Spec: appsv1.ReplicaSetSpec{
+		Replicas: d.Spec.Replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: d.Spec.Selector, Template: d.Spec.Template,
+	}}
+	in = in.DeepCopy()
+	ours, err := defaults.ReplicaSet("", in)
+	up, uerr := ReplicaSet(in)
+	if err != nil || uerr != nil {
+		t.Errorf("#%d ReplicaSet: ours %v, upstream %v", i, err, uerr)
+		return 1
+	}
+	if a, b := mustJSON(t, up), mustJSON(t, ours); !bytes.Equal(a, b) {
+		t.Errorf("#%d ReplicaSet: JSON differs\nupstream: %s\nours:     %s", i, a, b)
+		return 1
+	}
+	return 0
+}
+
+func compareTemplate(t *testing.T, i int, d *appsv1.Deployment) int {
+	t.Helper()
+	ours, err := defaults.PodTemplate("", &d.Spec.Template)
+	up, uerr := PodTemplate(&d.Spec.Template)
+	if err != nil || uerr != nil {
+		t.Errorf("#%d PodTemplate: ours %v, upstream %v", i, err, uerr)
+		return 1
+	}
+	if a, b := mustJSON(t, up), mustJSON(t, ours); !bytes.Equal(a, b) {
+		t.Errorf("#%d PodTemplate: JSON differs\nupstream: %s\nours:     %s", i, a, b)
+		return 1
+	}
+	return 0
+}

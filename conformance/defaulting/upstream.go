@@ -1,0 +1,81 @@
+// Package defaulting holds the differential tests of the library's package
+// defaults: the same input through upstream's own create path of v1.37.2
+// (the scheme's defaulters, the conversion to the internal type, the
+// registry's create strategy, the conversion back) and through
+// defaults.Deployment, compared as JSON byte for byte.
+package defaulting
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/apis/apps"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install" // apps/v1 defaulters and conversions
+	"k8s.io/kubernetes/pkg/apis/core"
+	_ "k8s.io/kubernetes/pkg/apis/core/install" // core/v1 defaulters and conversions
+	"k8s.io/kubernetes/pkg/registry/apps/deployment"
+	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
+	"k8s.io/kubernetes/pkg/registry/core/podtemplate"
+)
+
+// Deployment runs a Deployment through the path a v1.37.2 apiserver takes
+// on create, at its default feature gates: the scheme's defaulting, the
+// conversion to the internal apps.Deployment (an error if it fails), the
+// registry strategy's PrepareForCreate and the conversion back to apps/v1.
+// valid reports whether the strategy's Validate accepts the internal
+// object.
+func Deployment(in *appsv1.Deployment) (out *appsv1.Deployment, valid bool, err error) {
+	obj := in.DeepCopy()
+	legacyscheme.Scheme.Default(obj)
+	var internal apps.Deployment
+	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
+		return nil, false, fmt.Errorf("to internal: %w", err)
+	}
+	ctx := context.Background()
+	deployment.Strategy.PrepareForCreate(ctx, &internal)
+	valid = len(deployment.Strategy.Validate(ctx, &internal)) == 0
+	out = &appsv1.Deployment{}
+	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
+		return nil, false, fmt.Errorf("to apps/v1: %w", err)
+	}
+	out.APIVersion, out.Kind = "apps/v1", "Deployment"
+	return out, valid, nil
+}
+
+// ReplicaSet is [Deployment] for a ReplicaSet.
+func ReplicaSet(in *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	obj := in.DeepCopy()
+	legacyscheme.Scheme.Default(obj)
+	var internal apps.ReplicaSet
+	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
+		return nil, fmt.Errorf("to internal: %w", err)
+	}
+	replicaset.Strategy.PrepareForCreate(context.Background(), &internal)
+	out := &appsv1.ReplicaSet{}
+	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
+		return nil, fmt.Errorf("to apps/v1: %w", err)
+	}
+	out.APIVersion, out.Kind = "apps/v1", "ReplicaSet"
+	return out, nil
+}
+
+// PodTemplate runs a template through a core/v1 PodTemplate's create path
+// (its defaulting, conversion and the podtemplate strategy's
+// PrepareForCreate) and returns the template.
+func PodTemplate(in *corev1.PodTemplateSpec) (*corev1.PodTemplateSpec, error) {
+	obj := &corev1.PodTemplate{Template: *in.DeepCopy()}
+	legacyscheme.Scheme.Default(obj)
+	var internal core.PodTemplate
+	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
+		return nil, fmt.Errorf("to internal: %w", err)
+	}
+	podtemplate.Strategy.PrepareForCreate(context.Background(), &internal)
+	out := &corev1.PodTemplate{}
+	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
+		return nil, fmt.Errorf("to v1: %w", err)
+	}
+	return &out.Template, nil
+}

@@ -1,0 +1,36 @@
+// Package defaults gives a Deployment, a ReplicaSet or a pod template as a
+// kube-apiserver of a given minor stores it on create: the object a client
+// reads back after applying a manifest that was written without defaults.
+//
+// The apiserver's path, and so this package's, has four steps, in order:
+//
+//  1. Defaulting: the apps/v1 and core/v1 defaulters the scheme runs on a
+//     decoded object (spec.replicas, the strategy's rolling-update fields,
+//     revisionHistoryLimit, progressDeadlineSeconds; in the pod template
+//     the restart and DNS policies, the scheduler name, the termination
+//     grace period, an empty pod securityContext, and for every init,
+//     regular and ephemeral container the pull policy, termination message
+//     path and policy, port protocols, env fieldRef apiVersions, probe
+//     timings and HTTP handler defaults, quantities rounded up to
+//     milli-units; for every volume source its own defaults: file modes,
+//     hostPath type, iscsi, rbd, azureDisk, scaleIO, token expiry, and an
+//     emptyDir where no source is set).
+//  2. Conversion to the internal type and back: the
+//     deprecated.deployment.rollback.to annotation is parsed as an integer
+//     and printed back ("+5" becomes "5", "" disappears).
+//  3. The registry's create strategy: status cleared, metadata.generation
+//     1, and the template's fields whose feature gate is off at that
+//     minor's default gates dropped, as are the legacy init-container
+//     annotations.
+//  4. Reading back: the object passes through JSON, so quantities are in
+//     their canonical form ("1000m" reads back as "1") and empty lists and
+//     maps as absent, as a controller that reads the stored object sees
+//     them; the pod-template-hash computed over the result is the one the
+//     cluster computes.
+//
+// Fields an apiserver fills from its own state (uid, creationTimestamp,
+// resourceVersion, managedFields, a generated name) are left as given.
+// Input the apiserver would refuse gets the library's validation error (a
+// [*deployutil.InputError], matched by [deployutil.ErrInvalidInput]), not a
+// default. The argument is never modified.
+package defaults
