@@ -33,4 +33,9 @@
 // Input the apiserver would refuse gets the library's validation error (a
 // [*deployutil.InputError], matched by [deployutil.ErrInvalidInput]), not a
 // default. The argument is never modified.
+//
+// Proven for 1.37 (against v1.37.2's own create path in the conformance
+// module). The older minors' default gates are not encoded yet: today every
+// minor drops the fields 1.37 drops, and keeps fields an older apiserver
+// would not know.
 package defaults
