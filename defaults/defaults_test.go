@@ -42,7 +42,9 @@ func volume(src corev1.VolumeSource) func(*appsv1.Deployment) {
 	}
 }
 
-func vol(d *appsv1.Deployment) *corev1.VolumeSource { return &d.Spec.Template.Spec.Volumes[0].VolumeSource }
+func vol(d *appsv1.Deployment) *corev1.VolumeSource {
+	return &d.Spec.Template.Spec.Volumes[0].VolumeSource
+}
 
 // TestDeployment checks one default per row on the default minor. Each
 // expected value is the one upstream's v1.37.2 code gives (the function
@@ -60,12 +62,16 @@ func TestDeployment(t *testing.T) {
 			"SetDefaults_Deployment: spec.replicas 1 when unset"},
 		{"kept replicas", func(d *appsv1.Deployment) { d.Spec.Replicas = ptr.To[int32](0) }, func(d *appsv1.Deployment) any { return *d.Spec.Replicas }, int32(0),
 			"a set field is kept, zero included"},
-		{"strategy", nil, func(d *appsv1.Deployment) any { return d.Spec.Strategy.RollingUpdate.MaxSurge.String() + " " + d.Spec.Strategy.RollingUpdate.MaxUnavailable.String() }, "25% 25%",
+		{"strategy", nil, func(d *appsv1.Deployment) any {
+			return d.Spec.Strategy.RollingUpdate.MaxSurge.String() + " " + d.Spec.Strategy.RollingUpdate.MaxUnavailable.String()
+		}, "25% 25%",
 			"SetDefaults_Deployment: type RollingUpdate, both fields 25%"},
 		{"recreate has no rollingUpdate", func(d *appsv1.Deployment) { d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType },
 			func(d *appsv1.Deployment) any { return d.Spec.Strategy.RollingUpdate == nil }, true,
 			"SetDefaults_Deployment fills rollingUpdate only for RollingUpdate"},
-		{"history and deadline", nil, func(d *appsv1.Deployment) any { return [2]int32{*d.Spec.RevisionHistoryLimit, *d.Spec.ProgressDeadlineSeconds} }, [2]int32{10, 600},
+		{"history and deadline", nil, func(d *appsv1.Deployment) any {
+			return [2]int32{*d.Spec.RevisionHistoryLimit, *d.Spec.ProgressDeadlineSeconds}
+		}, [2]int32{10, 600},
 			"SetDefaults_Deployment: revisionHistoryLimit 10, progressDeadlineSeconds 600"},
 		{"generation", func(d *appsv1.Deployment) { d.Generation = 7 }, func(d *appsv1.Deployment) any { return d.Generation }, int64(1),
 			"the create strategy's PrepareForCreate sets generation 1"},
@@ -93,7 +99,9 @@ func TestDeployment(t *testing.T) {
 			"ParseImageName fails on upper case, and the defaulter then takes the empty tag: IfNotPresent"},
 		{"registry with port", func(d *appsv1.Deployment) { container(d).Image = "registry:5000/app" }, func(d *appsv1.Deployment) any { return container(d).ImagePullPolicy }, corev1.PullAlways,
 			"a host:port is the registry, not a tag: the image pulls latest"},
-		{"termination message", nil, func(d *appsv1.Deployment) any { return string(container(d).TerminationMessagePolicy) + " " + container(d).TerminationMessagePath }, "File /dev/termination-log",
+		{"termination message", nil, func(d *appsv1.Deployment) any {
+			return string(container(d).TerminationMessagePolicy) + " " + container(d).TerminationMessagePath
+		}, "File /dev/termination-log",
 			"SetDefaults_Container: the termination message path and policy"},
 		{"port protocol", func(d *appsv1.Deployment) { container(d).Ports = []corev1.ContainerPort{{ContainerPort: 80}} }, func(d *appsv1.Deployment) any { return container(d).Ports[0].Protocol }, corev1.ProtocolTCP,
 			"the generated defaulter sets protocol TCP on every container port"},
@@ -144,7 +152,9 @@ func TestDeployment(t *testing.T) {
 		{"configMap mode", volume(corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{}}), func(d *appsv1.Deployment) any { return *vol(d).ConfigMap.DefaultMode }, int32(0o644),
 			"SetDefaults_ConfigMapVolumeSource: 0644"},
 		{"downwardAPI", volume(corev1.VolumeSource{DownwardAPI: &corev1.DownwardAPIVolumeSource{Items: []corev1.DownwardAPIVolumeFile{{Path: "p", FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}}}}),
-			func(d *appsv1.Deployment) any { return []any{*vol(d).DownwardAPI.DefaultMode, vol(d).DownwardAPI.Items[0].FieldRef.APIVersion} }, []any{int32(0o644), "v1"},
+			func(d *appsv1.Deployment) any {
+				return []any{*vol(d).DownwardAPI.DefaultMode, vol(d).DownwardAPI.Items[0].FieldRef.APIVersion}
+			}, []any{int32(0o644), "v1"},
 			"SetDefaults_DownwardAPIVolumeSource and its items' field references"},
 		{"projected", volume(corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "t"}}}}}),
 			func(d *appsv1.Deployment) any {
