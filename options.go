@@ -83,7 +83,7 @@ func (o options) gateTerminatingReplicas() bool {
 	if o.terminatingReplicas != nil {
 		return *o.terminatingReplicas
 	}
-	return o.version.AtLeast(kversion.V1_35)
+	return o.version.TerminatingReplicasByDefault()
 }
 
 // WithLaggingCache makes Sync decide one hash collision as upstream does

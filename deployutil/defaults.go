@@ -22,6 +22,11 @@ import (
 // Fields already set are kept. The argument is not modified. A user needs it
 // for manifests read from files: Sync refuses the nil fields an apiserver
 // would have filled, and the hash is computed over the defaulted template.
+//
+// It fills only these common defaults (not those of volume sources, probes,
+// env field references, gated fields, canonical quantities); package
+// defaults gives the object an apiserver stores, byte for byte, and its
+// pod-template-hash.
 func SetDefaults(d *appsv1.Deployment) *appsv1.Deployment {
 	d = d.DeepCopy()
 	s := &d.Spec

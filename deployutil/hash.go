@@ -29,8 +29,8 @@ import (
 // create (with [ReplicaSetName]) or to check a ReplicaSet's hash label.
 //
 // The dump is never built: internal/hashdump feeds FNV-32a the same text
-// piece by piece (held to dump.ForHash by its tests), about four times
-// faster than printing it.
+// piece by piece (held to dump.ForHash by its tests): 7.55 µs and 6
+// allocations against upstream's 20.4 µs and 205 (docs/benchmark.md).
 func ComputeHash(template *corev1.PodTemplateSpec, collisionCount *int32) string {
 	return hashOf(*template, collisionCount)
 }

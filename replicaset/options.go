@@ -55,5 +55,5 @@ func (o options) gate() bool {
 	if o.terminatingReplicas != nil {
 		return *o.terminatingReplicas
 	}
-	return o.version.AtLeast(kversion.V1_35)
+	return o.version.TerminatingReplicasByDefault()
 }

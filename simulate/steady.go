@@ -108,7 +108,7 @@ func steady(m kversion.Minor, d *appsv1.Deployment, now time.Time) (deploysync.S
 	if !facts.HasProgressDeadline(d) {
 		d.Status.Conditions = d.Status.Conditions[:1]
 	}
-	if !m.AtLeast(kversion.V1_35) {
+	if !m.TerminatingReplicasByDefault() {
 		// The DeploymentReplicaSetTerminatingReplicas gate is off by
 		// default: neither controller reports terminating replicas.
 		d.Status.TerminatingReplicas, rs.Status.TerminatingReplicas = nil, nil

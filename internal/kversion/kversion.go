@@ -53,6 +53,11 @@ func (m Minor) String() string { return "1." + strconv.Itoa(int(m)) }
 // AtLeast reports whether m is n or newer.
 func (m Minor) AtLeast(n Minor) bool { return m >= n }
 
+// TerminatingReplicasByDefault reports whether the
+// DeploymentReplicaSetTerminatingReplicas feature gate is on by default at m
+// (beta and on from 1.35), which both controllers' status code reads.
+func (m Minor) TerminatingReplicasByDefault() bool { return m >= V1_35 }
+
 // Supported reports whether m is one of [Supported].
 func (m Minor) Supported() bool { return m >= Oldest && m <= Newest }
 
