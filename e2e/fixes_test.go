@@ -64,6 +64,21 @@ func testFixes(t *testing.T, cfg *restclient.Config) {
 			})
 		}
 	})
+	t.Run("proportional-overflow", func(t *testing.T) {
+		for _, f := range []struct {
+			flavour flavour
+			fixed   bool
+		}{
+			{reference, false},
+			{clientGo, false},
+			{withFixes("client-go-fix", deploysync.FixProportionalOverflow), true},
+		} {
+			t.Run(f.flavour.name, func(t *testing.T) {
+				t.Parallel()
+				proportionalOverflow(t, newRun(t, cfg, "fix-overflow", f.flavour), f.fixed)
+			})
+		}
+	})
 }
 
 // staleDesiredReplicas is kubernetes/kubernetes#102551 on the cluster: a
