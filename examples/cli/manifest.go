@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -439,21 +441,16 @@ func neverSeen(meta *metav1.ObjectMeta) bool { return meta.UID == "" }
 
 func (m *Manifest) defaultDeployment(d *appsv1.Deployment, src string) (*appsv1.Deployment, error) {
 	m.sources["Deployment "+d.Namespace+"/"+d.Name] = src
-	if !neverSeen(&d.ObjectMeta) {
-		if missing := missingDeploymentDefaults(d); len(missing) > 0 {
-			dd, err := apiserverDefaults(m.version, d)
-			if err != nil {
-				return nil, fmt.Errorf("%s: Deployment %s/%s: %w", src, d.Namespace, d.Name, err)
-			}
-			m.note("Deployment %s/%s (%s) has a metadata.uid but lacks defaults every apiserver sets (%s): was the file edited? Filled in the defaults of the Kubernetes %s apiserver for every unset field",
-				d.Namespace, d.Name, src, strings.Join(missing, ", "), minorName(m.version))
-			return dd, nil
-		}
-		return d, nil
-	}
 	dd, err := apiserverDefaults(m.version, d)
 	if err != nil {
-		return nil, fmt.Errorf("%s: Deployment %s/%s: %w", src, d.Namespace, d.Name, err)
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	if !neverSeen(&d.ObjectMeta) {
+		use, err := m.storedDefaults("Deployment", d.Namespace, d.Name, src, d, dd)
+		if err != nil || !use {
+			return d, err
+		}
+		return dd, nil
 	}
 	d = dd
 	d.UID = types.UID(d.Name + "-uid")
@@ -465,48 +462,18 @@ func (m *Manifest) defaultDeployment(d *appsv1.Deployment, src string) (*appsv1.
 	return d, nil
 }
 
-// missingDeploymentDefaults names the spec fields an apiserver always sets
-// that a Deployment lacks.
-func missingDeploymentDefaults(d *appsv1.Deployment) []string {
-	s := &d.Spec
-	var out []string
-	if s.Replicas == nil {
-		out = append(out, "spec.replicas")
-	}
-	if s.Strategy.Type == "" {
-		out = append(out, "spec.strategy.type")
-	}
-	if s.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType || s.Strategy.Type == "" {
-		if ru := s.Strategy.RollingUpdate; ru == nil || ru.MaxSurge == nil || ru.MaxUnavailable == nil {
-			out = append(out, "spec.strategy.rollingUpdate")
-		}
-	}
-	if s.RevisionHistoryLimit == nil {
-		out = append(out, "spec.revisionHistoryLimit")
-	}
-	if s.ProgressDeadlineSeconds == nil {
-		out = append(out, "spec.progressDeadlineSeconds")
-	}
-	return out
-}
-
 func (m *Manifest) defaultReplicaSet(rs *appsv1.ReplicaSet, src string) (*appsv1.ReplicaSet, error) {
 	m.sources["ReplicaSet "+rs.Namespace+"/"+rs.Name] = src
-	if !neverSeen(&rs.ObjectMeta) {
-		if rs.Spec.Replicas == nil {
-			dr, err := apiserverReplicaSetDefaults(m.version, rs)
-			if err != nil {
-				return nil, fmt.Errorf("%s: ReplicaSet %s/%s: %w", src, rs.Namespace, rs.Name, err)
-			}
-			m.note("ReplicaSet %s/%s (%s) has a metadata.uid but lacks spec.replicas, which every apiserver sets: was the file edited? Filled in the defaults of the Kubernetes %s apiserver for every unset field",
-				rs.Namespace, rs.Name, src, minorName(m.version))
-			return dr, nil
-		}
-		return rs, nil
-	}
 	dr, err := apiserverReplicaSetDefaults(m.version, rs)
 	if err != nil {
-		return nil, fmt.Errorf("%s: ReplicaSet %s/%s: %w", src, rs.Namespace, rs.Name, err)
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	if !neverSeen(&rs.ObjectMeta) {
+		use, err := m.storedDefaults("ReplicaSet", rs.Namespace, rs.Name, src, rs, dr)
+		if err != nil || !use {
+			return rs, err
+		}
+		return dr, nil
 	}
 	rs = dr
 	rs.UID = types.UID(rs.Name + "-uid")
@@ -516,6 +483,125 @@ func (m *Manifest) defaultReplicaSet(rs *appsv1.ReplicaSet, src string) (*appsv1
 	m.note("ReplicaSet %s/%s (%s) has no metadata.uid, so it never passed an apiserver: filled in the defaults of the Kubernetes %s apiserver for every unset field, uid %q, generation %d",
 		rs.Namespace, rs.Name, src, minorName(m.version), rs.UID, rs.Generation)
 	return rs, nil
+}
+
+// storedDefaults reports whether to use defaulted instead of given, an
+// object that has a metadata.uid, so it was read from an apiserver. A
+// stored object has every default, so defaulting changes nothing and given
+// is used; a file edited after it was read (a field
+// removed, such as a container's terminationMessagePath) gets what an
+// apiserver would set again, with a note naming the fields. If defaulting
+// would remove a field (one whose feature gate is off by default, which
+// the registry drops on create but keeps on update once in use), the file
+// is taken as it is, with a note.
+func (m *Manifest) storedDefaults(kind, ns, name, src string, given, defaulted any) (bool, error) {
+	added, removed, err := jsonDelta(given, defaulted)
+	if err != nil {
+		return false, fmt.Errorf("%s: %s %s/%s: %w", src, kind, ns, name, err)
+	}
+	switch {
+	case len(removed) > 0:
+		m.note("%s %s/%s (%s) has a metadata.uid, and the Kubernetes %s apiserver's defaults would drop %s (fields whose feature gate is off by default): taken as the file has it",
+			kind, ns, name, src, minorName(m.version), listPaths(removed))
+		return false, nil
+	case len(added) > 0:
+		m.note("%s %s/%s (%s) has a metadata.uid but lacks defaults every apiserver sets (%s): was the file edited? Filled in the defaults of the Kubernetes %s apiserver for every unset field",
+			kind, ns, name, src, listPaths(added), minorName(m.version))
+		return true, nil
+	}
+	return false, nil
+}
+
+// jsonDelta compares two objects as JSON, leaf by leaf (an empty object or
+// list is a leaf): added are the paths b has and a lacks, removed the
+// paths a has and b lacks; a leaf both have with different values (such as
+// a quantity in canonical form) is added.
+func jsonDelta(a, b any) (added, removed []string, err error) {
+	la, err := leaves(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	lb, err := leaves(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	for p, v := range lb {
+		if w, ok := la[p]; !ok || w != v {
+			added = append(added, p)
+		}
+	}
+	for p, v := range la {
+		if _, ok := lb[p]; ok {
+			continue
+		}
+		// An empty object or list that defaulting filled in is not gone.
+		if (v == "{}" || v == "[]" || v == "null") && hasUnder(lb, p) {
+			continue
+		}
+		removed = append(removed, p)
+	}
+	slices.Sort(added)
+	slices.Sort(removed)
+	return added, removed, nil
+}
+
+// leaves flattens an object's JSON to its leaves: path → the leaf's JSON.
+func leaves(obj any) (map[string]string, error) {
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if len(x) > 0 {
+				for k, e := range x {
+					if path == "" {
+						walk(k, e)
+					} else {
+						walk(path+"."+k, e)
+					}
+				}
+				return
+			}
+		case []any:
+			if len(x) > 0 {
+				for i, e := range x {
+					walk(fmt.Sprintf("%s[%d]", path, i), e)
+				}
+				return
+			}
+		}
+		b, _ := json.Marshal(v)
+		out[path] = string(b)
+	}
+	walk("", v)
+	return out, nil
+}
+
+// hasUnder reports whether some leaf lies under path.
+func hasUnder(leaves map[string]string, path string) bool {
+	for p := range leaves {
+		if strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// listPaths names up to five paths, then how many more.
+func listPaths(paths []string) string {
+	const shown = 5
+	if len(paths) <= shown {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:shown], ", "), len(paths)-shown)
 }
 
 // groupPods keys pods by the UID of their controlling ReplicaSet; pods of
