@@ -105,7 +105,7 @@ var simRealExcluded = map[string]string{
 		"without the simulator's creation order, and the rollout then waits 600 s for its deadline",
 }
 
-// simRealDefaultTimings are simulate's defaults (options.go): the pod
+// The pod timings are simulate's defaults (options.go): the pod
 // driver plays them.
 const (
 	simStartDelay     = 2 * time.Second
