@@ -169,7 +169,8 @@ func testSimReal(t *testing.T, cfg *restclient.Config) {
 	t.Logf("simreal, knob measurements over all scenarios: scaling write → ReplicaSet controller's first pod create/delete %s; "+
 		"pod Ready → Deployment controller's next scaling write (within 1 s) %s", summarize(lags.rs), summarize(lags.dc))
 	t.Logf("simreal, deletions: %d scale-downs; the pods deleted are replicaset.DeletionOrder's first on %d, consistent with its ranking "+
-		"up to ties (pairwise) on %d, one or the other on %d", lags.scaleDowns, lags.sameDels, lags.consistDels, lags.explained)
+		"up to ties (pairwise) on %d, one or the other on %d; DeletionOrder's own first at a clock up to 500 ms earlier on %d",
+		lags.scaleDowns, lags.sameDels, lags.consistDels, lags.explained, lags.atSomeClock)
 	for _, tick := range []time.Duration{time.Second, simRealTick} {
 		t.Logf("simreal, tick %v: %d of %d scenarios predicted exactly on a real control plane (exact: %s)",
 			tick, len(exact[tick]), len(ran), strings.Join(exact[tick], ", "))
@@ -182,7 +183,7 @@ type simLags struct {
 	mu                                sync.Mutex
 	rs, dc                            []time.Duration
 	scaleDowns, sameDels, consistDels int
-	explained                         int
+	explained, atSomeClock            int
 }
 
 // simDeletion is one scale-down: which pods went, compared with
@@ -190,6 +191,7 @@ type simLags struct {
 type simDeletion struct {
 	text             string
 	same, consistent bool
+	earlier          time.Duration
 }
 
 func (l *simLags) deletions(ds []simDeletion) {
@@ -205,6 +207,9 @@ func (l *simLags) deletions(ds []simDeletion) {
 		}
 		if d.same || d.consistent {
 			l.explained++
+		}
+		if d.earlier >= 0 {
+			l.atSomeClock++
 		}
 	}
 }
@@ -530,9 +535,13 @@ type simRecorder struct {
 }
 
 type scaleDown struct {
-	rs      string
-	n       int
-	at      time.Time
+	rs  string
+	uid types.UID
+	n   int
+	at  time.Time // when the scale-down was seen
+	// ranked is when the first of its deletions was seen, and before
+	// the ReplicaSet's pods not terminating just before it.
+	ranked  time.Time
 	before  []*corev1.Pod
 	deleted []string
 }
@@ -611,14 +620,7 @@ func (r *simRecorder) rs(rs *appsv1.ReplicaSet) {
 	verb := "up"
 	if size < old {
 		verb = "down"
-		var before []*corev1.Pod
-		for _, p := range r.pods {
-			if ref := metav1.GetControllerOfNoCopy(p); ref != nil && ref.UID == rs.UID && p.DeletionTimestamp == nil {
-				before = append(before, p)
-			}
-		}
-		sort.Slice(before, func(i, j int) bool { return before[i].Name < before[j].Name })
-		r.downs = append(r.downs, &scaleDown{rs: rs.Name, n: int(old - size), at: now, before: before})
+		r.downs = append(r.downs, &scaleDown{rs: rs.Name, uid: rs.UID, n: int(old - size), at: now})
 	}
 	// Writes that wait for more than a pod's readiness (minReadySeconds,
 	// a pause) are not the controller's latency.
@@ -659,6 +661,19 @@ func (r *simRecorder) pod(p *corev1.Pod, gone bool) {
 		ref := metav1.GetControllerOfNoCopy(p)
 		for _, d := range r.downs {
 			if ref != nil && d.rs == ref.Name && len(d.deleted) < d.n {
+				if len(d.deleted) == 0 {
+					// The ReplicaSet controller ranks the pods when it
+					// acts on this scale-down: after the deletions of
+					// the one before (its expectations), just before its
+					// first deletion of this one.
+					d.ranked, d.before = now, []*corev1.Pod{prev}
+					for _, q := range r.pods {
+						if ref := metav1.GetControllerOfNoCopy(q); ref != nil && ref.UID == d.uid && q.DeletionTimestamp == nil {
+							d.before = append(d.before, q)
+						}
+					}
+					sort.Slice(d.before, func(i, j int) bool { return d.before[i].Name < d.before[j].Name })
+				}
 				d.deleted = append(d.deleted, p.Name)
 				break
 			}
@@ -703,7 +718,7 @@ func (r *simRecorder) result(t0 time.Time) (simRealResult, time.Duration, []simD
 	defer r.mu.Unlock()
 	var dels []simDeletion
 	for _, d := range r.downs {
-		order, _ := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.at)
+		order, _ := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.ranked)
 		var first []string
 		for _, p := range order[:min(d.n, len(order))] {
 			first = append(first, p.Name)
@@ -712,9 +727,34 @@ func (r *simRecorder) result(t0 time.Time) (simRealResult, time.Duration, []simD
 		slices.Sort(got)
 		slices.Sort(first)
 		same, consistent := slices.Equal(got, first), consistentDeletion(d)
-		dels = append(dels, simDeletion{same: same, consistent: consistent,
-			text: fmt.Sprintf("%s −%d at +%v: deleted %v; replicaset.DeletionOrder ranks first %v (same: %v; consistent with the ranking up to its ties: %v)",
-				d.rs, d.n, d.at.Sub(t0).Round(time.Millisecond), got, first, same, consistent)})
+		common := 0
+		for _, n := range got {
+			if slices.Contains(first, n) {
+				common++
+			}
+		}
+		// The controller ranked at its own clock, a little before the
+		// recorder saw the scale-down; ranks of ready and creation times
+		// are buckets of their age, so that clock matters. earlier is the
+		// smallest offset before d.ranked at which DeletionOrder's first n are
+		// the pods deleted (-1: none within 500 ms).
+		earlier := time.Duration(-1)
+		for off := time.Duration(0); off <= 500*time.Millisecond; off += time.Millisecond {
+			order, _ := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.ranked.Add(-off))
+			var at []string
+			for _, p := range order[:min(d.n, len(order))] {
+				at = append(at, p.Name)
+			}
+			slices.Sort(at)
+			if slices.Equal(at, got) {
+				earlier = off
+				break
+			}
+		}
+		dels = append(dels, simDeletion{same: same, consistent: consistent, earlier: earlier,
+			text: fmt.Sprintf("%s −%d at +%v: deleted %v; replicaset.DeletionOrder ranks first %v (%d in common; same: %v; "+
+				"consistent with the ranking up to its ties: %v; DeletionOrder's own choice at a clock %v earlier)",
+				d.rs, d.n, d.at.Sub(t0).Round(time.Millisecond), got, first, common, same, consistent, earlier)})
 	}
 	// Sizes in the record name every ReplicaSet seen, those made before
 	// the start included, as the simulator's do.
@@ -744,7 +784,7 @@ func consistentDeletion(d *scaleDown) bool {
 			}
 			// Sorting [del, kept] puts kept first only if it ranks
 			// strictly before del.
-			if order, _ := replicaset.DeletionOrder([]*corev1.Pod{del, kept}, onNode, d.at); order[0] == kept {
+			if order, _ := replicaset.DeletionOrder([]*corev1.Pod{del, kept}, onNode, d.ranked); order[0] == kept {
 				return false
 			}
 		}
