@@ -59,8 +59,9 @@ type simRealScenario struct {
 	long bool
 	// exact: the real control plane's course does not depend on timing
 	// (no batch of pods becomes ready while the Deployment controller
-	// waits on their number), so a difference from the simulator is an
-	// error; for the others it is reported (see the README) unless
+	// waits on their number), so a difference from the simulator in the
+	// scaling sequence or the lowest availability is an error; for the
+	// others it is reported (see the README) unless
 	// DEPLOYSYNC_SIMREAL_STRICT=1.
 	exact bool
 }
@@ -339,22 +340,31 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			t.Errorf("tick %v: the simulator's outcome is %s, want %s", tick, tl.Outcome, sc.want)
 		}
 		sim := simResult(state, tl)
-		var diffs []string
+		// asserted: a difference fails the test (sc.exact or strict);
+		// peak pods is never asserted outside strict mode: for a few
+		// milliseconds one ReplicaSet's new pods can exist before another's
+		// deleted pods are marked (two ReplicaSet syncs, in either order),
+		// which a simulator step, doing both at one instant, cannot show.
+		type difference struct {
+			text     string
+			asserted bool
+		}
+		var diffs []difference
 		if diff := cmp.Diff(sim.Scales, real.Scales); diff != "" {
-			diffs = append(diffs, fmt.Sprintf("ScalingReplicaSet sequence and ReplicaSet sizes differ (-simulated +real):\n%s", diff))
+			diffs = append(diffs, difference{fmt.Sprintf("ScalingReplicaSet sequence and ReplicaSet sizes differ (-simulated +real):\n%s", diff), sc.exact})
 		}
 		if sim.PeakPods != real.PeakPods {
-			diffs = append(diffs, fmt.Sprintf("peak pods: simulated %d, real %d", sim.PeakPods, real.PeakPods))
+			diffs = append(diffs, difference{fmt.Sprintf("peak pods: simulated %d, real %d", sim.PeakPods, real.PeakPods), false})
 		}
 		if sim.MinAvailable != real.MinAvailable {
-			diffs = append(diffs, fmt.Sprintf("lowest availability: simulated %d, real %d", sim.MinAvailable, real.MinAvailable))
+			diffs = append(diffs, difference{fmt.Sprintf("lowest availability: simulated %d, real %d", sim.MinAvailable, real.MinAvailable), sc.exact})
 		}
 		exact[tick] = len(diffs) == 0
 		for _, d := range diffs {
-			if simRealStrict || sc.exact {
-				t.Errorf("tick %v: %s", tick, d)
+			if simRealStrict || d.asserted {
+				t.Errorf("tick %v: %s", tick, d.text)
 			} else {
-				t.Logf("DIFFERS, tick %v: %s", tick, d)
+				t.Logf("DIFFERS, tick %v: %s", tick, d.text)
 			}
 		}
 		simDur := tl.Duration()
@@ -447,7 +457,17 @@ func waitSimReal(t *testing.T, client kubernetes.Interface, ns, what string, wan
 				done = false
 			}
 		}
-		key := d.ResourceVersion + "/" + rsl.ResourceVersion + "/" + pods.ResourceVersion
+		// The objects' own versions: a list's resourceVersion moves with
+		// every write in other namespaces too.
+		var b strings.Builder
+		b.WriteString(d.ResourceVersion)
+		for _, rs := range rsl.Items {
+			b.WriteString("/" + rs.ResourceVersion)
+		}
+		for _, p := range pods.Items {
+			b.WriteString("/" + p.ResourceVersion)
+		}
+		key := b.String()
 		if !done || key != lastKey {
 			// Anything new restarts the quiet period.
 			lastKey, quietSince, out = key, time.Now(), d
@@ -526,8 +546,7 @@ type simRecorder struct {
 	minAvail   int32
 	lastChange time.Time
 	// pending scale-downs: the ReplicaSet, how many pods, its pods before.
-	downs     []*scaleDown
-	deletions []string
+	downs []*scaleDown
 	// latency samples: scaling write seen → first pod created or deleted
 	// for that ReplicaSet; pod made Ready → next scaling write.
 	rsLag, dcLag []time.Duration
@@ -588,7 +607,7 @@ func (r *simRecorder) reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.origin = time.Now()
-	r.scales, r.scaleTimes, r.downs, r.deletions, r.rsLag, r.dcLag = nil, nil, nil, nil, nil, nil
+	r.scales, r.scaleTimes, r.downs, r.rsLag, r.dcLag = nil, nil, nil, nil, nil
 	r.peak, r.minAvail = r.counts(r.origin)
 	r.minAvail = -1
 	r.lastChange = r.origin
