@@ -61,6 +61,11 @@ func TestE2E(t *testing.T) {
 		testWhatIf(t, cfg)
 	})
 
+	t.Run("simreal", func(t *testing.T) {
+		t.Parallel()
+		testSimReal(t, cfg)
+	})
+
 	t.Run("plugin-watch", func(t *testing.T) {
 		t.Parallel()
 		testPluginWatch(t, cfg)
