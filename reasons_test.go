@@ -1,6 +1,7 @@
 package deploysync_test
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -20,6 +22,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/execute"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testing/randstate"
 	"github.com/deploysync/deploysync/internal/testing/scenarios"
@@ -83,6 +86,13 @@ func TestEmittedReasonsFitTheirRules(t *testing.T) {
 		c.simulate(fmt.Sprintf("trajectory seed %d%s", seed, set.name), rc.State, append(rc.Options(), set.opts...),
 			randstate.WorldOptions(src, rc, seed%3 == 0)...)
 	}
+	// A failed create's answer is execute's, from the client's error.
+	failed, err := execute.ResolveCreateFailed(scenarios.Deployment(3), "web-1",
+		apierrors.NewForbidden(appsv1.Resource("replicasets"), "web-1", errors.New("exceeded quota")), scenarios.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.plan("a create refused by a quota (execute.ResolveCreateFailed)", failed)
 	t.Logf("reasons checked: %d (%d simulated syncs among their plans), of %d rules", c.reasons, c.syncs, len(c.seen))
 
 	// RuleNote is for tools: a sentence a tool supplies for an action it

@@ -182,11 +182,14 @@ func (e *HashCollisionError) Error() string {
 // (when there is a progress deadline) and a Warning event
 // ReplicaSetCreateError says why; the sync fails, so the caller requeues
 // with rate limiting, and every sync fails the same way until the
-// Deployment is renamed — the rollout never starts.
+// Deployment is renamed — the rollout never starts. A create that fails
+// for a reason no state shows (a quota, a webhook, an unavailable server)
+// is answered the same way by execute.ResolveCreateFailed, from the
+// client's error.
 type CreateRejectedError struct {
 	// Name is the ReplicaSet name the create sent.
 	Name string
-	// Message is the apiserver's answer, as its Invalid error reads.
+	// Message is the apiserver's answer, as its error reads.
 	Message string
 }
 

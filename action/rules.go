@@ -146,6 +146,14 @@ const (
 	// RuleCreateRefusedEvent: (Kubernetes 1.33) the event of the refused
 	// create. Values: kubernetesVersion, replicaSet, length.
 	RuleCreateRefusedEvent Rule = "CreateRefusedEvent"
+	// RuleCreateFailed: the apiserver refused the new ReplicaSet's create
+	// for another reason than its name (a quota, an admission webhook, an
+	// unavailable server), as the caller's client reported it (see
+	// execute.ResolveCreateFailed). Values: replicaSet, error.
+	RuleCreateFailed Rule = "CreateFailed"
+	// RuleCreateFailedEvent: the event of that failed create. Values:
+	// replicaSet, error.
+	RuleCreateFailedEvent Rule = "CreateFailedEvent"
 	// RuleRollbackNoPrevious: the rollback asks for the previous revision and
 	// there is none.
 	RuleRollbackNoPrevious Rule = "RollbackNoPrevious"
@@ -286,6 +294,10 @@ var sentences = map[Rule]sentence{
 		"the apiserver refuses the new ReplicaSet's name %q (%d characters): Progressing becomes False, ReplicaSetCreateError"},
 	RuleCreateRefusedEvent: {"kubernetesVersion replicaSet length",
 		"%s's controller names the new ReplicaSet %q (%d characters), which is no DNS subdomain; the create fails"},
+	RuleCreateFailed: {"replicaSet error",
+		"the create of the new ReplicaSet %s failed (%s): Progressing becomes False, ReplicaSetCreateError"},
+	RuleCreateFailedEvent: {"replicaSet error",
+		"reports the failed create of the new ReplicaSet %s (%s); the sync fails"},
 	RuleRollbackNoPrevious: {"",
 		"rollback to the previous revision asked, but no ReplicaSet has an earlier revision"},
 	RuleRollbackNotFound: {"revision",

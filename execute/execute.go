@@ -299,6 +299,25 @@ func (r *execution) create(ctx context.Context, rs *appsv1.ReplicaSet) error {
 		return nil
 	}
 	if !apierrors.IsAlreadyExists(err) {
+		// Upstream reports a failed create in the Deployment's status and an
+		// event before the sync fails; the write's own failure is ignored.
+		base := r.s.Deployment
+		if r.res.Written != nil {
+			base = r.res.Written
+		}
+		if answer, aerr := ResolveCreateFailed(base, rs.Name, err, r.s.Now); aerr == nil {
+			for _, a := range answer.Actions {
+				switch w := a.(type) {
+				case *action.UpdateDeploymentStatus:
+					if r.updateStatus(ctx, w.Deployment) != nil {
+						continue
+					}
+				case *action.Event:
+					r.c.Event(r.s.Deployment, w.Type, w.Reason, w.Message)
+				}
+				r.res.Done = append(r.res.Done, a)
+			}
+		}
 		return wrote(err)
 	}
 	// The state the plan was made from did not hold this ReplicaSet. Read

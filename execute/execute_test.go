@@ -383,21 +383,21 @@ func TestPlanFaults(t *testing.T) {
 		{
 			name: "500 is unknown", state: "new",
 			faults: []executetest.Fault{fault("CreateReplicaSet", 1, executetest.InternalError)},
-			failed: "create", notDone: []string{"event", "status"}, unknown: true,
+			done:   []string{"status", "event"}, failed: "create", notDone: []string{"event", "status"}, unknown: true,
 			errIs:  apierrors.IsInternalError,
 			check:  func(t *testing.T, f *executetest.Fake) { wantReplicaSets(t, f, 0) },
-			reason: "an apiserver answers 500 for storage errors whose outcome it does not know: the create is reported unknown (the fake did not write it), not retried",
+			reason: "an apiserver answers 500 for storage errors whose outcome it does not know: the create is reported unknown (the fake did not write it), not retried; as upstream, the failure goes to the status (Progressing False, ReplicaSetCreateError) and a Warning event, reported done before the plan's own event and status, which are not done",
 		},
 		{
 			name: "timeout after the write", state: "new",
 			faults: []executetest.Fault{fault("CreateReplicaSet", 1, executetest.TimeoutAfterWrite)},
-			failed: "create", notDone: []string{"event", "status"}, unknown: true, tookEffect: true,
+			done:   []string{"status", "event"}, failed: "create", notDone: []string{"event", "status"}, unknown: true, tookEffect: true,
 			errIs: apierrors.IsTimeout,
 			check: func(t *testing.T, f *executetest.Fake) {
 				wantReplicaSets(t, f, 1)
-				calls("CreateReplicaSet")(t, f)
+				calls("CreateReplicaSet", "UpdateDeploymentStatus")(t, f)
 			},
-			reason: "the ReplicaSet was created but the answer was a timeout: reported unknown, sent once (a retry would meet AlreadyExists or, for an update, write twice)",
+			reason: "the ReplicaSet was created but the answer was a timeout: reported unknown, sent once (a retry would meet AlreadyExists or, for an update, write twice); as upstream, the failure is written to the status (Progressing False, ReplicaSetCreateError)",
 		},
 		{
 			name: "timeout after a status write", state: "adopt",
