@@ -1,0 +1,105 @@
+// Command record writes one minor's defaulting corpus: it reads
+// Deployments, one JSON object a line (as TestWriteMinorInputs writes
+// them), decodes each into the apps/v1 types of the k8s.io/api it is built
+// with (so the fields that minor does not know are dropped, as its
+// apiserver drops them), runs it through package defaulting's create path
+// (the k8s.io/kubernetes it is built with) and writes, a line each, the
+// Deployment read back as JSON, whether the strategy's validation accepts
+// it, and the pod-template-hash the controller computes over it.
+// hack/record-defaulting.sh builds it against each minor's k8s.io/kubernetes
+// and runs it.
+//
+// The output depends only on the input and the upstream code: the same
+// input gives the same bytes.
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/kubernetes/pkg/controller"
+
+	"github.com/deploysync/deploysync/conformance/defaulting"
+)
+
+// Record is one line of the output; defaulting.MinorRecord reads it.
+type Record struct {
+	Index int             `json:"i"`
+	Out   json.RawMessage `json:"out,omitempty"` // the Deployment read back; absent if conversion failed
+	Valid bool            `json:"valid"`         // the strategy's Validate accepts it
+	Err   string          `json:"err,omitempty"` // the conversion's error
+	Hash  string          `json:"hash,omitempty"`
+}
+
+func main() {
+	in := flag.String("in", "", "the input Deployments (JSON lines, gzip)")
+	out := flag.String("out", "", "the output file (JSON lines, gzip)")
+	flag.Parse()
+	if *in == "" || *out == "" {
+		fmt.Fprintln(os.Stderr, "usage: record -in inputs.jsonl.gz -out minor.jsonl.gz")
+		os.Exit(2)
+	}
+	if err := run(*in, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "record:", err)
+		os.Exit(1)
+	}
+}
+
+func run(inPath, outPath string) error {
+	f, err := os.Open(inPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	o, err := os.Create(outPath)
+	if err != nil {
+		return err
+	}
+	zw, _ := gzip.NewWriterLevel(o, gzip.BestCompression) // no name, no mtime
+	enc := json.NewEncoder(zw)
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	n := 0
+	for ; sc.Scan(); n++ {
+		var d appsv1.Deployment
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			return fmt.Errorf("input %d: %w", n, err)
+		}
+		rec := Record{Index: n}
+		up, valid, err := defaulting.Deployment(&d)
+		if err != nil {
+			rec.Err = err.Error()
+		} else {
+			b, err := json.Marshal(up)
+			if err != nil {
+				return err
+			}
+			var back appsv1.Deployment
+			if err := json.Unmarshal(b, &back); err != nil {
+				return err
+			}
+			rec.Out, rec.Valid, rec.Hash = b, valid, controller.ComputeHash(&back.Spec.Template, nil)
+		}
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil && err != io.EOF {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "record: %d Deployments\n", n)
+	return o.Close()
+}
