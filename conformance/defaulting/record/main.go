@@ -4,8 +4,12 @@
 // with (so the fields that minor does not know are dropped, as its
 // apiserver drops them), runs it through package defaulting's create path
 // (the k8s.io/kubernetes it is built with) and writes, a line each, the
-// Deployment read back as JSON, whether the strategy's validation accepts
-// it, and the pod-template-hash the controller computes over it.
+// SHA-256 of the Deployment read back as JSON (of its JSON bytes, cut to
+// 128 bits; the bytes themselves would make the corpus too big to commit), whether the
+// strategy's validation accepts it, and the pod-template-hash the
+// controller computes over it; each line also carries the SHA-256 of its
+// input line, so that a replay on other inputs is told apart from a
+// difference.
 // hack/record-defaulting.sh builds it against each minor's k8s.io/kubernetes
 // and runs it.
 //
@@ -16,6 +20,8 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -30,11 +36,11 @@ import (
 
 // Record is one line of the output; defaulting.MinorRecord reads it.
 type Record struct {
-	Index int             `json:"i"`
-	Out   json.RawMessage `json:"out,omitempty"` // the Deployment read back; absent if conversion failed
-	Valid bool            `json:"valid"`         // the strategy's Validate accepts it
-	Err   string          `json:"err,omitempty"` // the conversion's error
-	Hash  string          `json:"hash,omitempty"`
+	In    string `json:"in"`            // SHA-256 of the input line, its first 8 bytes in hex
+	Out   string `json:"out,omitempty"` // SHA-256 of the Deployment read back as JSON, its first 16 bytes in hex; absent if conversion failed
+	Valid bool   `json:"valid"`         // the strategy's Validate accepts it
+	Err   string `json:"err,omitempty"` // the conversion's error
+	Hash  string `json:"hash,omitempty"`
 }
 
 func main() {
@@ -75,7 +81,7 @@ func run(inPath, outPath string) error {
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 			return fmt.Errorf("input %d: %w", n, err)
 		}
-		rec := Record{Index: n}
+		rec := Record{In: sum(sc.Bytes(), 8)}
 		up, valid, err := defaulting.Deployment(&d)
 		if err != nil {
 			rec.Err = err.Error()
@@ -88,7 +94,7 @@ func run(inPath, outPath string) error {
 			if err := json.Unmarshal(b, &back); err != nil {
 				return err
 			}
-			rec.Out, rec.Valid, rec.Hash = b, valid, controller.ComputeHash(&back.Spec.Template, nil)
+			rec.Out, rec.Valid, rec.Hash = sum(b, 16), valid, controller.ComputeHash(&back.Spec.Template, nil)
 		}
 		if err := enc.Encode(rec); err != nil {
 			return err
@@ -102,4 +108,10 @@ func run(inPath, outPath string) error {
 	}
 	fmt.Fprintf(os.Stderr, "record: %d Deployments\n", n)
 	return o.Close()
+}
+
+// sum returns the first n bytes of b's SHA-256, in hex.
+func sum(b []byte, n int) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:n])
 }
