@@ -29,7 +29,7 @@ type minorRecord struct {
 }
 
 // recordedMinors are the minors recorded under testdata/defaulting.
-var recordedMinors = []string{"1.33", "1.34", "1.35", "1.37"}
+var recordedMinors = []string{"1.33", "1.34", "1.35", "1.36", "1.37"}
 
 // recordedCount is the number of Deployments each minor's recording holds.
 const recordedCount = 20000
