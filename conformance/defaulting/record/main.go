@@ -3,15 +3,15 @@
 // them), decodes each into the apps/v1 types of the k8s.io/api it is built
 // with (so the fields that minor does not know are dropped, as its
 // apiserver drops them), runs it through package defaulting's create path
-// (the k8s.io/kubernetes it is built with) and writes, a line each, the
-// SHA-256 of the Deployment read back as JSON (of its JSON bytes, cut to
-// 128 bits; the bytes themselves would make the corpus too big to commit), whether the
-// strategy's validation accepts it, and the pod-template-hash the
-// controller computes over it; each line also carries the SHA-256 of its
-// input line, so that a replay on other inputs is told apart from a
-// difference.
-// hack/record-defaulting.sh builds it against each minor's k8s.io/kubernetes
-// and runs it.
+// (the k8s.io/kubernetes it is built with) and writes a line for each:
+// the SHA-256 of the Deployment read back as JSON (cut to 128 bits; the
+// JSON itself would make the corpus too big to commit), whether the
+// strategy's validation accepts it, the conversion's error, the
+// pod-template-hash the controller computes over the object read back,
+// and the SHA-256 of the input line (cut to 64 bits), so that a replay on
+// other inputs is told apart from a difference.
+// hack/record-defaulting.sh builds it against each minor's
+// k8s.io/kubernetes and runs it.
 //
 // The output depends only on the input and the upstream code: the same
 // input gives the same bytes.
@@ -34,7 +34,8 @@ import (
 	"github.com/deploysync/deploysync/conformance/defaulting"
 )
 
-// Record is one line of the output; defaulting.MinorRecord reads it.
+// Record is one line of the output; package defaulting's
+// TestMinorDeployments reads it.
 type Record struct {
 	In    string `json:"in"`            // SHA-256 of the input line, its first 8 bytes in hex
 	Out   string `json:"out,omitempty"` // SHA-256 of the Deployment read back as JSON, its first 16 bytes in hex; absent if conversion failed
