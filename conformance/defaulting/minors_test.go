@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,14 @@ type minorRecord struct {
 	Valid bool   `json:"valid"`
 	Err   string `json:"err"`
 	Hash  string `json:"hash"`
+
+	ReplicaSet string `json:"rs"`
+	Template   string `json:"tmpl"`
 }
+
+// recordedOthers is the number of inputs whose ReplicaSet and PodTemplate
+// each recording holds too.
+const recordedOthers = 2000
 
 // recordedMinors are the minors recorded under testdata/defaulting.
 var recordedMinors = []string{"1.33", "1.34", "1.35", "1.36", "1.37"}
@@ -95,6 +103,7 @@ func sum(b []byte, n int) string {
 // minorStats counts one minor's replay.
 type minorStats struct {
 	diffs, refused, compared, upstreamOnlyInvalid int
+	others, otherDiffs                            int
 	took                                          time.Duration
 }
 
@@ -171,12 +180,48 @@ func TestMinorDeployments(t *testing.T) {
 					diff("pod-template-hash %s upstream (read back), %s ours", rec.Hash, h)
 				}
 			}
+			// As TestRandomDeployments, the ReplicaSet and PodTemplate of a
+			// Deployment both accept.
+			if i < recordedOthers && rec.Err == "" && err == nil {
+				st.others++
+				rs, tmpl := otherDigests(t, m, &in)
+				for _, c := range []struct{ kind, ours, up string }{{"ReplicaSet", rs, rec.ReplicaSet}, {"PodTemplate", tmpl, rec.Template}} {
+					upErr, ourErr := strings.HasPrefix(c.up, "error: "), strings.HasPrefix(c.ours, "error: ")
+					if upErr != ourErr || (!upErr && c.ours != c.up) {
+						st.otherDiffs++
+						if st.otherDiffs <= 3 {
+							t.Errorf("%s #%d %s: upstream %s, ours %s\ninput: %s", m, i, c.kind, c.up, c.ours, line)
+						}
+					}
+				}
+			}
 			st.took += time.Since(start)
 		}
 	}
 	for _, m := range recordedMinors {
 		st := stats[m]
-		t.Logf("%s: %d recorded Deployments: %d differences; %d refused; %d compared (JSON and hash), of which %d upstream's full validation refuses; defaulting and comparing took %s",
-			m, recordedCount, st.diffs, st.refused, st.compared, st.upstreamOnlyInvalid, st.took.Round(time.Millisecond))
+		t.Logf("%s: %d recorded Deployments: %d differences; %d refused; %d compared (JSON and hash), of which %d upstream's full validation refuses; the ReplicaSet and PodTemplate of %d of them: %d differences; defaulting and comparing took %s",
+			m, recordedCount, st.diffs, st.refused, st.compared, st.upstreamOnlyInvalid, st.others, st.otherDiffs, st.took.Round(time.Millisecond))
 	}
+}
+
+// otherDigests returns, as the recorder writes them, the digests (or
+// errors) of defaults.ReplicaSet on a ReplicaSet made from d and of
+// defaults.PodTemplate on d's template.
+func otherDigests(t *testing.T, minor string, d *appsv1.Deployment) (rs, tmpl string) {
+	t.Helper()
+	digest := func(v any, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return sum(mustJSON(t, v), 16)
+	}
+	in := &appsv1.ReplicaSet{ObjectMeta: d.ObjectMeta, Spec: appsv1.ReplicaSetSpec{
+		Replicas: d.Spec.Replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: d.Spec.Selector, Template: d.Spec.Template,
+	}}
+	r, err := defaults.ReplicaSet(minor, in.DeepCopy())
+	rs = digest(r, err)
+	p, err := defaults.PodTemplate(minor, &d.Spec.Template)
+	tmpl = digest(p, err)
+	return rs, tmpl
 }

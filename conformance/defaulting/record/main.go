@@ -42,7 +42,18 @@ type Record struct {
 	Valid bool   `json:"valid"`         // the strategy's Validate accepts it
 	Err   string `json:"err,omitempty"` // the conversion's error
 	Hash  string `json:"hash,omitempty"`
+
+	// For the first withOthers inputs: a ReplicaSet with the Deployment's
+	// metadata, replicas, minReadySeconds, selector and template, and the
+	// template on its own as a core/v1 PodTemplate, each through its own
+	// create path (SHA-256 of the JSON, 128 bits, or the error).
+	ReplicaSet string `json:"rs,omitempty"`
+	Template   string `json:"tmpl,omitempty"`
 }
+
+// withOthers is the number of inputs whose ReplicaSet and PodTemplate are
+// recorded too.
+const withOthers = 2000
 
 func main() {
 	in := flag.String("in", "", "the input Deployments (JSON lines, gzip)")
@@ -97,6 +108,9 @@ func run(inPath, outPath string) error {
 			}
 			rec.Out, rec.Valid, rec.Hash = sum(b, 16), valid, controller.ComputeHash(&back.Spec.Template, nil)
 		}
+		if n < withOthers {
+			rec.ReplicaSet, rec.Template = others(&d)
+		}
 		if err := enc.Encode(rec); err != nil {
 			return err
 		}
@@ -115,4 +129,27 @@ func run(inPath, outPath string) error {
 func sum(b []byte, n int) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:n])
+}
+
+// others returns the digests of the ReplicaSet and the PodTemplate made
+// from d, or their errors.
+func others(d *appsv1.Deployment) (rs, tmpl string) {
+	in := &appsv1.ReplicaSet{ObjectMeta: d.ObjectMeta, Spec: appsv1.ReplicaSetSpec{
+		Replicas: d.Spec.Replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: d.Spec.Selector, Template: d.Spec.Template,
+	}}
+	digest := func(v any, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return sum(b, 16)
+	}
+	r, err := defaulting.ReplicaSet(in.DeepCopy())
+	rs = digest(r, err)
+	t, err := defaulting.PodTemplate(&d.Spec.Template)
+	tmpl = digest(t, err)
+	return rs, tmpl
 }
