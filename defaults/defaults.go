@@ -40,6 +40,7 @@ func Deployment(version string, d *appsv1.Deployment) (*appsv1.Deployment, error
 		return nil, &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "no Deployment given", Rule: ruleInput}
 	}
 	out := d.DeepCopy()
+	dropUnknown(out, g.minor)
 	defaultDeploymentSpec(&out.Spec)
 	defaultTemplate(&out.Spec.Template, g.ImageVolume)
 	if err := normalizeRollbackTo(out); err != nil {
@@ -71,6 +72,7 @@ func ReplicaSet(version string, rs *appsv1.ReplicaSet) (*appsv1.ReplicaSet, erro
 		return nil, &deployutil.InputError{Object: "ReplicaSet", Field: "replicaSet", Kind: deployutil.Required, Detail: "no ReplicaSet given", Rule: ruleInput}
 	}
 	out := rs.DeepCopy()
+	dropUnknown(out, g.minor)
 	if out.Spec.Replicas == nil {
 		out.Spec.Replicas = ptr.To[int32](1)
 	}
@@ -103,6 +105,7 @@ func PodTemplate(version string, t *corev1.PodTemplateSpec) (*corev1.PodTemplate
 		return nil, &deployutil.InputError{Object: "PodTemplateSpec", Field: "template", Kind: deployutil.Required, Detail: "no pod template given", Rule: ruleInput}
 	}
 	out := t.DeepCopy()
+	dropUnknown(out, g.minor)
 	defaultTemplate(out, g.ImageVolume)
 	dropDisabled(out, g)
 	if err := readBack(&out); err != nil {

@@ -2,8 +2,13 @@
 // kube-apiserver of a given minor stores it on create: the object a client
 // reads back after applying a manifest that was written without defaults.
 //
-// The apiserver's path, and so this package's, has four steps, in order:
+// The apiserver's path, and so this package's, has five steps, in order:
 //
+//  0. Decoding: an apiserver decodes the object into its own minor's
+//     types, so a field that minor's k8s.io/api does not have (one added
+//     in 1.34 to 1.37, such as a container's restartPolicyRules before
+//     1.34 or a volume's defaultUser before 1.37) is gone whatever its
+//     gates; the list is derived from k8s.io/api v0.33.5 to v0.37.2.
 //  1. Defaulting: the apps/v1 and core/v1 defaulters the scheme runs on a
 //     decoded object (spec.replicas, the strategy's rolling-update fields,
 //     revisionHistoryLimit, progressDeadlineSeconds; in the pod template
@@ -34,8 +39,10 @@
 // [*deployutil.InputError], matched by [deployutil.ErrInvalidInput]), not a
 // default. The argument is never modified.
 //
-// Proven for 1.37 (against v1.37.2's own create path in the conformance
-// module). The older minors' default gates are not encoded yet: today every
-// minor drops the fields 1.37 drops, and keeps fields an older apiserver
-// would not know.
+// Each supported minor, 1.33 to 1.37, has its own default gates (read
+// from that minor's k8s.io/kubernetes) and its own set of unknown fields;
+// the defaulters that reach a template are the same in all five. Proven
+// in the conformance module: against v1.37.2's own create path on every
+// run, and against each minor's (v1.33.5, v1.34.4, v1.35.4, v1.36.3,
+// v1.37.2) recorded create path on 20,000 random Deployments per minor.
 package defaults

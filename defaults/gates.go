@@ -36,34 +36,43 @@ type gates struct {
 	SELinuxChangePolicy                    bool // securityContext.seLinuxChangePolicy
 	ContainerStopSignals                   bool // lifecycle.stopSignal
 	H2CContainerProbe                      bool // HTTP probes' and handlers' protocol
+
+	// minor is the minor these gates are of.
+	minor kversion.Minor
 }
 
-// defaultGates returns the default gates of a supported minor.
+// defaultGates returns the default gates of a supported minor, read from
+// pkg/features/kube_features.go of that minor's k8s.io/kubernetes (v1.33.5,
+// v1.34.4, v1.35.4, v1.36.3, v1.37.2): a gate's default at a minor is the
+// last of its versioned specs at or before it. A gate a minor does not have
+// guards a field that minor's k8s.io/api does not have either, which
+// dropUnknown drops; its value here then changes nothing, except where
+// noted. The conformance module's TestMinorDeployments replays each
+// minor's recorded create path and finds a gate set wrong here.
 func defaultGates(m kversion.Minor) gates {
-	// v1.37.2's defaults, read from its DefaultFeatureGate; the conformance
-	// module's TestRandomDeployments finds a gate set wrong here (each one
-	// flipped gave 100 to 937 differences in 2,000 objects). Every minor gets
-	// them for now: the older minors' defaults are not encoded yet.
 	g := gates{
+		minor:                                  m,
 		UserNamespacesSupport:                  true,
 		SupplementalGroupsPolicy:               true,
-		PodLevelResources:                      true,
+		PodLevelResources:                      m >= kversion.V1_34,
 		ProcMountType:                          true,
 		NodeInclusionPolicyInPodTopologySpread: true,
 		MatchLabelKeysInPodTopologySpread:      true,
 		MatchLabelKeysInPodAffinity:            true,
-		DynamicResourceAllocation:              true,
-		ClusterTrustBundleProjection:           true,
-		PodCertificateRequest:                  true,
+		DynamicResourceAllocation:              m >= kversion.V1_34,
+		ClusterTrustBundleProjection:           m >= kversion.V1_37,
+		PodCertificateRequest:                  m >= kversion.V1_37,
 		InPlacePodVerticalScaling:              true,
-		ContainerRestartRules:                  true,
-		RecursiveReadOnlyMounts:                true,
-		HostnameOverride:                       true,
-		EnvFiles:                               true,
-		ImageVolume:                            true,
-		SELinuxChangePolicy:                    true,
+		// 1.33 has no ContainerRestartRules gate: its containers'
+		// restartPolicy is kept (under SidecarContainers, on), and
+		// restartPolicyRules is unknown to it.
+		ContainerRestartRules:   m != kversion.V1_34,
+		RecursiveReadOnlyMounts: true,
+		HostnameOverride:        m >= kversion.V1_35,
+		EnvFiles:                m >= kversion.V1_35,
+		ImageVolume:             m >= kversion.V1_35,
+		SELinuxChangePolicy:     true,
 	}
-	_ = m
 	return g
 }
 
