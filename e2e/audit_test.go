@@ -14,9 +14,11 @@ import (
 )
 
 // auditPolicy logs, at Metadata level and once per request (when its
-// response is complete), every request on Deployments and ReplicaSets
-// (status included), and nothing else: the load's API cost counted from
-// the apiserver's side.
+// response is complete), every request on Deployments, ReplicaSets
+// (status included) and Events, and the reads (get, list, watch) of pods,
+// and nothing else: the load's API cost counted from the apiserver's side.
+// Pod writes (the pod driver's, the ReplicaSet controller's) are left out:
+// no Deployment controller writes pods, and they are most of the volume.
 const auditPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: ["RequestReceived", "ResponseStarted"]
@@ -25,6 +27,15 @@ rules:
   resources:
   - group: apps
     resources: ["deployments", "deployments/status", "replicasets", "replicasets/status"]
+  - group: ""
+    resources: ["events"]
+  - group: events.k8s.io
+    resources: ["events"]
+- level: Metadata
+  verbs: ["get", "list", "watch"]
+  resources:
+  - group: ""
+    resources: ["pods"]
 - level: None
 `
 
@@ -63,8 +74,9 @@ type auditEvent struct {
 // as the apiserver's audit log records it.
 type auditCost struct {
 	byVerb    map[string]int // "verb resource[/sub]" -> requests
-	writes    int            // create, update, patch, delete
-	conflicts int            // writes the apiserver answered with 409
+	byCode    map[int]int    // response code -> requests
+	writes    int            // create, update, patch, delete of Deployments and ReplicaSets
+	conflicts int            // of those, the ones the apiserver answered with 409
 }
 
 // agentOf names the component that sent a request by the last element of
@@ -77,7 +89,8 @@ func agentOf(ua string) string {
 }
 
 // readAuditCosts reads the audit log and returns, by phase (the phase whose
-// start is the last before the request was received), by flavour (from the
+// start is the last before the request was received; the first phase for
+// those before it), by flavour (from the
 // namespace) and by agent, what each component of the load asked.
 func readAuditCosts(path string, phaseStarts []time.Time, flavours []string) ([]map[string]map[string]*auditCost, error) {
 	f, err := os.Open(path)
@@ -99,26 +112,31 @@ func readAuditCosts(path string, phaseStarts []time.Time, flavours []string) ([]
 		if ev.Stage != "ResponseComplete" || ev.ObjectRef == nil {
 			continue
 		}
+		agent := agentOf(ev.UserAgent)
 		fl := ""
 		for _, name := range flavours {
 			if strings.HasPrefix(ev.ObjectRef.Namespace, "load-"+name+"-") {
 				fl = name
 			}
 		}
+		if ev.ObjectRef.Namespace == "" {
+			// A list or watch across namespaces (the load's informers): the
+			// flavour whose controller sent it.
+			fl = agentFlavours[agent]
+		}
 		if fl == "" {
 			continue
 		}
 		p := sort.Search(len(phaseStarts), func(i int) bool { return phaseStarts[i].After(ev.Received) }) - 1
 		if p < 0 {
-			continue
+			p = 0 // the informers' first lists, before the first phase
 		}
-		agent := agentOf(ev.UserAgent)
 		if out[p][fl] == nil {
 			out[p][fl] = map[string]*auditCost{}
 		}
 		c := out[p][fl][agent]
 		if c == nil {
-			c = &auditCost{byVerb: map[string]int{}}
+			c = &auditCost{byVerb: map[string]int{}, byCode: map[int]int{}}
 			out[p][fl][agent] = c
 		}
 		res := ev.ObjectRef.Resource
@@ -126,10 +144,18 @@ func readAuditCosts(path string, phaseStarts []time.Time, flavours []string) ([]
 			res += "/" + ev.ObjectRef.Subresource
 		}
 		c.byVerb[ev.Verb+" "+res]++
+		code := 0
+		if ev.ResponseStatus != nil {
+			code = ev.ResponseStatus.Code
+		}
+		c.byCode[code]++
+		if ev.ObjectRef.Resource != "deployments" && ev.ObjectRef.Resource != "replicasets" {
+			continue
+		}
 		switch ev.Verb {
 		case "create", "update", "patch", "delete":
 			c.writes++
-			if ev.ResponseStatus != nil && ev.ResponseStatus.Code == 409 {
+			if code == 409 {
 				c.conflicts++
 			}
 		}
@@ -140,6 +166,10 @@ func readAuditCosts(path string, phaseStarts []time.Time, flavours []string) ([]
 // controllerAgents are the user agents of the Deployment controllers the
 // load compares (kube-controller-manager's, our client-go controller's).
 var controllerAgents = []string{"deployment-controller", "deploysync-controller", "deploysync-reconciler"}
+
+// agentFlavours maps a Deployment controller's agent to the load flavour
+// it runs in.
+var agentFlavours = map[string]string{"deployment-controller": kcmFlavour, "deploysync-controller": oursFlavour, "deploysync-reconciler": crFlavour}
 
 // logAuditCosts prints, per flavour and Deployment controller, the
 // requests by verb over the whole load and, per rollout (phases after
@@ -152,10 +182,10 @@ func logAuditCosts(t *testing.T, path string, phaseStarts []time.Time, flavours 
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "apiserver's audit log, Deployment controllers' requests (all phases; injected faults never reach the apiserver):\n")
-	fmt.Fprintf(&b, "| flavour | agent | requests by verb and resource | writes/rollout | 409s/rollout |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| flavour | agent | requests by verb and resource | by response code | writes/rollout | 409s/rollout |\n|---|---|---|---|---|---|\n")
 	for _, fl := range flavours {
 		for _, agent := range controllerAgents {
-			total := auditCost{byVerb: map[string]int{}}
+			total := auditCost{byVerb: map[string]int{}, byCode: map[int]int{}}
 			for p, ph := range costs {
 				c := ph[fl][agent]
 				if c == nil {
@@ -163,6 +193,9 @@ func logAuditCosts(t *testing.T, path string, phaseStarts []time.Time, flavours 
 				}
 				for k, v := range c.byVerb {
 					total.byVerb[k] += v
+				}
+				for k, v := range c.byCode {
+					total.byCode[k] += v
 				}
 				if p > 0 {
 					total.writes += c.writes
@@ -181,7 +214,16 @@ func logAuditCosts(t *testing.T, path string, phaseStarts []time.Time, flavours 
 			for _, k := range keys {
 				verbs = append(verbs, fmt.Sprintf("%s %d", k, total.byVerb[k]))
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %.2f | %.3f |\n", fl, agent, strings.Join(verbs, ", "),
+			codes := make([]int, 0, len(total.byCode))
+			for k := range total.byCode {
+				codes = append(codes, k)
+			}
+			sort.Ints(codes)
+			var byCode []string
+			for _, k := range codes {
+				byCode = append(byCode, fmt.Sprintf("%d: %d", k, total.byCode[k]))
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.2f | %.3f |\n", fl, agent, strings.Join(verbs, ", "), strings.Join(byCode, ", "),
 				float64(total.writes)/float64(rollouts), float64(total.conflicts)/float64(rollouts))
 		}
 	}
