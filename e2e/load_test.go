@@ -483,6 +483,9 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 		}
 		if t.Failed() {
 			logFigures(t, form, phases, flavours, figures, len(items))
+			if path, ok := auditLogs.Load(cfg.Host); ok {
+				logAuditCosts(t, path.(string), phaseStarts, names, 2*len(items))
+			}
 			return
 		}
 		for i, f := range flavours {
