@@ -333,8 +333,8 @@ func loadSeed(t *testing.T) int64 {
 }
 
 // runLoad runs the load on kube-controller-manager's Deployment controller
-// (no faults) and, at the same time on the same apiserver, on two
-// leader-elected replicas of our client-go controller (faults injected,
+// (faulted only under DEPLOYSYNC_E2E_FAULTS=all) and, at the same time on the same apiserver, on two
+// leader-elected replicas of our client-go controller (faults injected unless none,
 // the leader killed during the phases the form names); after every phase
 // it compares every Deployment's settled state between the two, and checks
 // the invariants throughout.
