@@ -24,10 +24,16 @@ func startAPIServer(t *testing.T) *restclient.Config {
 	// busy machine the scrape times out, and apiserver metrics are not what
 	// this test is about.
 	opts.DisableInvariantChecks = true
-	srv := kubeapiservertesting.StartTestServerOrDie(t, opts, []string{
+	// The audit log (Deployments and ReplicaSets only, see audit_test.go)
+	// is how the load test counts each controller's requests from the
+	// apiserver's side.
+	audit, auditLog := auditFlags(t, t.TempDir())
+	srv := kubeapiservertesting.StartTestServerOrDie(t, opts, append([]string{
 		"--endpoint-reconciler-type=none",
 		"--disable-admission-plugins=ServiceAccount",
-	}, storage)
+	}, audit...), storage)
 	t.Cleanup(srv.TearDownFn)
-	return restclient.CopyConfig(srv.ClientConfig)
+	cfg := restclient.CopyConfig(srv.ClientConfig)
+	auditLogs.Store(cfg.Host, auditLog)
+	return cfg
 }

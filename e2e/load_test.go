@@ -303,6 +303,23 @@ func loadFormFromEnv() loadForm {
 	return reducedLoad
 }
 
+// loadFaultsFromEnv is DEPLOYSYNC_E2E_FAULTS: "ours" (the default: only
+// our controller's client is faulted), "all" (kube-controller-manager's
+// Deployment controller's client too, with the same injector and rates) or
+// "none" (no client faulted and no leader killed: kube-controller-manager's
+// controller is not leader-elected here, so a kill would fault ours alone).
+func loadFaultsFromEnv(t *testing.T) string {
+	switch v := os.Getenv("DEPLOYSYNC_E2E_FAULTS"); v {
+	case "":
+		return "ours"
+	case "ours", "all", "none":
+		return v
+	default:
+		t.Fatalf("DEPLOYSYNC_E2E_FAULTS=%q: want ours, all or none", v)
+		return ""
+	}
+}
+
 func loadSeed(t *testing.T) int64 {
 	seed := int64(16)
 	if s := os.Getenv("DEPLOYSYNC_E2E_SEED"); s != "" {
@@ -316,8 +333,8 @@ func loadSeed(t *testing.T) int64 {
 }
 
 // runLoad runs the load on kube-controller-manager's Deployment controller
-// (no faults) and, at the same time on the same apiserver, on two
-// leader-elected replicas of our client-go controller (faults injected,
+// (faulted only under DEPLOYSYNC_E2E_FAULTS=all) and, at the same time on the same apiserver, on two
+// leader-elected replicas of our client-go controller (faults injected unless none,
 // the leader killed during the phases the form names); after every phase
 // it compares every Deployment's settled state between the two, and checks
 // the invariants throughout.
@@ -329,7 +346,11 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 	client := clientFor(t, cfg, "e2e-load")
 	ctx := context.Background()
 	runStart := time.Now()
-	for _, f := range []string{kcmFlavour, oursFlavour} {
+	names := []string{kcmFlavour, oursFlavour}
+	if loadWithReconciler() {
+		names = append(names, crFlavour)
+	}
+	for _, f := range names {
 		for k := range form.namespaces {
 			if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: loadNamespace(f, k)}}, metav1.CreateOptions{}); err != nil {
 				t.Fatalf("namespace: %v", err)
@@ -345,17 +366,26 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 	t.Cleanup(startLoadReplicaSetController(t, cfg, loadSel))
 	driver, stopDriver := startPodDriverWith(t, client, "load", readyAfter, goneAfter, driverWorkers, loadSel)
 	t.Cleanup(stopDriver)
-	obs, stopObs := startLoadObserver(client, []string{kcmFlavour, oursFlavour})
+	obs, stopObs := startLoadObserver(client, names)
 	t.Cleanup(stopObs)
 
 	kcm := loadFlavour{name: kcmFlavour, syncs: &atomic.Int64{}}
-	kcmInj := newFaultInjector(seed, nil)
+	cond := loadFaultsFromEnv(t)
+	rates := issue16Faults
+	var kcmRates, oursRates *faultRates
+	switch cond {
+	case "all":
+		kcmRates, oursRates = &rates, &rates
+	case "ours":
+		oursRates = &rates
+	}
+	t.Logf("faults (DEPLOYSYNC_E2E_FAULTS=%s): kcm %v, ours %v", cond, kcmRates != nil, oursRates != nil)
+	kcmInj := newFaultInjector(seed, kcmRates)
 	kcm.counts = kcmInj.counts
 	t.Cleanup(startLoadKCM(t, kcmInj.wrap(cfg), kcm.syncs))
 
 	ours := loadFlavour{name: oursFlavour, syncs: &atomic.Int64{}}
-	rates := issue16Faults
-	oursInj := newFaultInjector(seed, &rates)
+	oursInj := newFaultInjector(seed, oursRates)
 	ours.counts = oursInj.counts
 	elected := &electedControllers{t: t, cfg: oursInj.wrap(cfg), leases: client, leaseNS: leaseNS,
 		flavourSel: flavourLabel + "=" + oursFlavour, workers: loadWorkers, syncs: ours.syncs}
@@ -367,10 +397,25 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 	}
 	flavours := []loadFlavour{kcm, ours}
 	injectors := []*faultInjector{kcmInj, oursInj}
+	if loadWithReconciler() {
+		// The same rates as ours, its own injector (the same seed).
+		cr := loadFlavour{name: crFlavour, syncs: &atomic.Int64{}}
+		crInj := newFaultInjector(seed, oursRates)
+		cr.counts = crInj.counts
+		var nss []string
+		for k := range form.namespaces {
+			nss = append(nss, loadNamespace(crFlavour, k))
+		}
+		t.Cleanup(startLoadReconciler(t, crInj.wrap(cfg), nss, cr.syncs))
+		flavours = append(flavours, cr)
+		injectors = append(injectors, crInj)
+	}
 
 	var figures [][]phaseFigures // by phase, then flavour
+	var phaseStarts []time.Time
 	phases := loadPhases()
 	for _, ph := range phases {
+		phaseStarts = append(phaseStarts, time.Now())
 		for _, it := range items {
 			for _, f := range flavours {
 				ns := loadNamespace(f.name, it.ns)
@@ -406,7 +451,7 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 				return updateLoadDeployment(ctx, client, loadNamespace(f, it.ns), it, ph.change)
 			})
 		}
-		if form.killIn[ph.name] {
+		if form.killIn[ph.name] && cond != "none" {
 			time.Sleep(killDelay)
 			quiet := obs.quietFor(oursFlavour)
 			id, gap, err := elected.killLeader()
@@ -438,6 +483,9 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 		}
 		if t.Failed() {
 			logFigures(t, form, phases, flavours, figures, len(items))
+			if path, ok := auditLogs.Load(cfg.Host); ok {
+				logAuditCosts(t, path.(string), phaseStarts, names, 2*len(items))
+			}
 			return
 		}
 		for i, f := range flavours {
@@ -445,15 +493,31 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 				t.Errorf("phase %q: %s: %s", ph.name, f.name, p)
 			}
 		}
-		compareLoad(t, ph.name, worlds[0], worlds[1], func(side int, key string) int {
-			ns, name, _ := strings.Cut(key, "/")
-			k, _ := strconv.Atoi(ns)
-			f := flavours[side].name
-			return injectors[side].failedWrites(loadNamespace(f, k), name)
-		})
-		t.Logf("phase %q settled: kcm %v, ours %v", ph.name, figs[0].converge.Round(time.Millisecond), figs[1].converge.Round(time.Millisecond))
+		for o := 1; o < len(flavours); o++ {
+			label := ph.name
+			if flavours[o].name != oursFlavour {
+				label += " (" + flavours[o].name + " as ours)"
+			}
+			compareLoad(t, label, worlds[0], worlds[o], func(side int, key string) int {
+				if side == 1 {
+					side = o
+				}
+				ns, name, _ := strings.Cut(key, "/")
+				k, _ := strconv.Atoi(ns)
+				f := flavours[side].name
+				return injectors[side].failedWrites(loadNamespace(f, k), name)
+			})
+		}
+		var settled []string
+		for i, f := range flavours {
+			settled = append(settled, fmt.Sprintf("%s %v", f.name, figs[i].converge.Round(time.Millisecond)))
+		}
+		t.Logf("phase %q settled: %s", ph.name, strings.Join(settled, ", "))
 	}
 	logFigures(t, form, phases, flavours, figures, len(items))
+	if path, ok := auditLogs.Load(cfg.Host); ok {
+		logAuditCosts(t, path.(string), phaseStarts, names, 2*len(items))
+	}
 	elected.mu.Lock()
 	var leaders []string
 	for _, to := range elected.takeovers {
