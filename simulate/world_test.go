@@ -308,3 +308,38 @@ var errTest = errorString("test")
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+func TestNodeSpreading(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		nodes   int
+		pods    int
+		deleted []int // indexes of pods deleted after all were created
+		want    []int // pods per node after one more pod
+		reason  string
+	}{
+		{"one node", 1, 4, nil, []int{5}, "the default puts every pod on node-1"},
+		{"round robin", 3, 7, nil, []int{3, 3, 2}, "each pod goes to the node with the fewest, ties to the lowest number"},
+		{"fills the gap", 3, 6, []int{4}, []int{2, 2, 2}, "after node-2 lost a pod, the next pod goes there"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Fatal("reason must be provided")
+			}
+			cfg := defaults()
+			cfg.nodes = tt.nodes
+			w := newWorld(&cfg, time.Time{})
+			var ps []pod
+			for range tt.pods {
+				ps = append(ps, w.newPod(0, 0, 0))
+			}
+			for _, i := range tt.deleted {
+				w.leave(&ps[i])
+			}
+			w.newPod(0, 0, 0)
+			if !slices.Equal(w.perNode, tt.want) {
+				t.Errorf("pods per node %v, want %v (%s)", w.perNode, tt.want, tt.reason)
+			}
+		})
+	}
+}
