@@ -228,15 +228,14 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 // deletes, and records them.
 func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *rsPods, n int, now time.Duration) {
 	objs := make([]*corev1.Pod, len(rp.active))
-	index := make(map[*corev1.Pod]int, len(rp.active))
 	for i := range rp.active {
 		objs[i] = w.object(rs, &rp.active[i], now, false)
-		index[objs[i]] = i
 	}
 	order, ranks := replicaset.DeletionOrder(objs, w.relatedOnNode(rs, rss), w.start.Add(now))
 	gone := make([]bool, len(rp.active))
 	for i, o := range order[:n] {
-		j := index[o]
+		// Active pods are kept in creation order, which is id order.
+		j, _ := slices.BinarySearchFunc(rp.active, o, func(p pod, o *corev1.Pod) int { return compareUint(p.id, podID(o)) })
 		gone[j] = true
 		p := rp.active[j]
 		w.leave(&p)
@@ -253,6 +252,12 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	}
 	clear(rp.active[len(kept):])
 	rp.active = kept
+}
+
+// podID reads back the id of a pod object made by object.
+func podID(o *corev1.Pod) uint64 {
+	id, _ := strconv.ParseUint(string(o.UID[len("pod-"):]), 10, 64)
+	return id
 }
 
 // relatedOnNode counts, per node name, the active pods of the ReplicaSets
