@@ -29,7 +29,8 @@ type pod struct {
 	gone    time.Duration
 	// node is the index of the pod's node (see world.nodeNames).
 	node int32
-	// obj is the materialised object (Recreate only) and the state it shows.
+	// obj is the materialised object (for Recreate and for the ranking of a
+	// scale-down) and the state it shows.
 	obj      *corev1.Pod
 	objState uint8
 }
