@@ -11,7 +11,9 @@
 // fully rolled-out Deployment) and alternates a world step with one sync of
 // the controller, whose plan is applied. The ReplicaSet controller creates
 // and deletes pods to match each ReplicaSet's spec.replicas and writes its
-// status; pods start, become ready, become available after minReadySeconds,
+// status; a scale-down deletes the pods upstream's controller deletes
+// (upstream's full ranking, [github.com/deploysync/deploysync/replicaset.DeletionOrder]),
+// and pods run on nodes ([WithNodes]); pods start, become ready, become available after minReadySeconds,
 // or never become ready (a failure rate with a seed, or a broken image);
 // deleted pods terminate for a while. Every knob is an [Option]. Scripted
 // [Change]s edit the Deployment mid-run: a new image, a new size, pause and
@@ -19,8 +21,8 @@
 //
 // # The timeline
 //
-// A run returns a [Timeline]: per [Step] the time, the plan's actions with
-// their reasons, each ReplicaSet's size and pods, the totals and the
+// A run returns a [Timeline]: per [Step] the time, the pods deleted before
+// it with their rank ([Deletion]), the plan's actions with their reasons, each ReplicaSet's size and pods, the totals and the
 // Deployment's conditions; how the run ended ([Outcome]); and the broken
 // [Invariant]s, each a [Violation] — never hidden. [Timeline.Table],
 // [Timeline.Summary] and [Timeline.Transcript] render it as text. The same

@@ -24,6 +24,7 @@ type config struct {
 	failingImages  map[string]bool
 	seed           uint64
 	burst          int32
+	nodes          int
 	maxSteps       int
 	maxPods        int64
 	everyTick      bool
@@ -40,6 +41,7 @@ func defaults() config {
 		readyDelay:     3 * time.Second,
 		terminateDelay: 5 * time.Second,
 		burst:          500,
+		nodes:          1,
 		maxSteps:       5000,
 		maxPods:        1_000_000,
 	}
@@ -91,6 +93,15 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 // 500).
 func WithBurstReplicas(n int32) Option { return func(c *config) { c.burst = n } }
 
+// WithNodes sets the number of nodes the pods run on (default 1), named
+// node-1 to node-n. Each pod created is placed at once on the node with the
+// fewest active pods of the Deployment, ties to the lowest-numbered node: a
+// deterministic model of the default scheduler's spreading, not the
+// scheduler (no resources, affinities or taints). The nodes matter to a
+// scale-down, which deletes first the pods on the nodes with more of the
+// Deployment's pods (see [github.com/deploysync/deploysync/replicaset.DeletionOrder]).
+func WithNodes(n int) Option { return func(c *config) { c.nodes = n } }
+
 // WithMaxPods sets how many pods the world may hold at once (default
 // 1,000,000): a run that grows past it ends with an error instead of
 // exhausting memory.
@@ -131,6 +142,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("simulate: failure rate %v must be between 0 and 1", c.failureRate)
 	case c.burst <= 0:
 		return fmt.Errorf("simulate: burst replicas %d must be positive", c.burst)
+	case c.nodes <= 0:
+		return fmt.Errorf("simulate: node count %d must be positive", c.nodes)
 	case c.maxSteps <= 0:
 		return fmt.Errorf("simulate: step limit %d must be positive", c.maxSteps)
 	case c.maxPods <= 0:

@@ -282,7 +282,9 @@ func (t *Timeline) sizedFor(i int) *Step {
 	return &t.Steps[max(i-1, 0)]
 }
 
-// Transcript renders everything: the table, then every step with its
+// Transcript renders everything: the table, then every step with the pods
+// the ReplicaSet controller deleted before it (see [Step.Deleted]; the
+// first three per ReplicaSet named with their rank, the rest counted), its
 // changes, each action with its reason, the requeue and the conditions, then
 // the summary.
 func (t *Timeline) Transcript() string {
@@ -291,6 +293,7 @@ func (t *Timeline) Transcript() string {
 	b.WriteString(t.Table())
 	for _, s := range t.Steps {
 		fmt.Fprintf(&b, "\nstep %d +%s branch %s\n", s.Index, shortDuration(s.Elapsed), s.Branch)
+		writeDeleted(&b, s.Deleted)
 		for _, c := range s.Changes {
 			fmt.Fprintf(&b, "  user: %s\n", c)
 		}
@@ -345,6 +348,34 @@ func offset(at, start time.Time) string {
 		return "-" + shortDuration(-d)
 	}
 	return at.UTC().Format(time.RFC3339) + ", before the start"
+}
+
+// shownDeletions is how many pods of one ReplicaSet a transcript line
+// names; the rest are counted.
+const shownDeletions = 3
+
+// writeDeleted writes a step's deletions, one line per ReplicaSet: how many
+// went, the first few in order with their rank, and how many more.
+func writeDeleted(b *strings.Builder, ds []Deletion) {
+	for i := 0; i < len(ds); {
+		j := i
+		for j < len(ds) && ds[j].ReplicaSet == ds[i].ReplicaSet {
+			j++
+		}
+		fmt.Fprintf(b, "  rs controller deletes %d of %s:", j-i, ds[i].ReplicaSet)
+		for k, d := range ds[i:min(j, i+shownDeletions)] {
+			sep := " "
+			if k > 0 {
+				sep = "; "
+			}
+			fmt.Fprintf(b, "%s#%d %s (%s)", sep, d.Position, d.Pod, d.Why)
+		}
+		if more := j - i - shownDeletions; more > 0 {
+			fmt.Fprintf(b, "; %d more", more)
+		}
+		b.WriteString("\n")
+		i = j
+	}
 }
 
 // requeueWhy gives the reason of a plan's requeue, with its numbers. Sync

@@ -68,6 +68,7 @@ type runner struct {
 	now        time.Duration
 	state      deploysync.State
 	world      *world
+	deleted    []Deletion // by the world's last move, for the step's record
 	changes    []Change
 	nextChange int
 	check      checker
@@ -146,6 +147,7 @@ func (r *runner) run() (*Timeline, error) {
 			}
 			r.now = next
 			r.state.ReplicaSets = r.world.step(r.state.ReplicaSets, r.now)
+			r.deleted = r.world.deleted
 			if err := r.checkPods(); err != nil {
 				return nil, err
 			}
@@ -294,8 +296,9 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 		Branch: plan.Branch, Actions: plan.Actions, Requeue: plan.Requeue, RequeueAfter: plan.RequeueAfter, Err: plan.Err,
 		Why: plan.Why, RequeueWhy: requeueWhy(d, plan, r.start, r.start.Add(r.now)),
 		Replicas: *d.Spec.Replicas, MaxSurge: facts.MaxSurge(d), MaxUnavailable: facts.MaxUnavailable(d),
-		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions),
+		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions), Deleted: r.deleted,
 	})
+	r.deleted = nil
 }
 
 // checkPods refuses a world holding more pods than the limit: at the start

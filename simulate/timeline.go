@@ -9,6 +9,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/replicaset"
 )
 
 // Outcome is how a run ended. The values complete the sentence "The run
@@ -108,6 +109,29 @@ type Step struct {
 	Totals Counts
 	// Conditions are the Deployment's conditions after the plan.
 	Conditions []appsv1.DeploymentCondition
+	// Deleted are the pods the ReplicaSet controller deleted as the world
+	// moved to this step, before the sync (so the sizes of the step before
+	// caused them), in the order it chose them: the first of
+	// [replicaset.DeletionOrder] for each ReplicaSet scaled down. Pods the
+	// garbage collector deletes with their ReplicaSet are not listed.
+	Deleted []Deletion
+}
+
+// Deletion is one pod the ReplicaSet controller deleted in a scale-down,
+// with what ranked it first.
+type Deletion struct {
+	// ReplicaSet and Pod name the ReplicaSet and the pod; Node is the
+	// pod's spec.nodeName.
+	ReplicaSet, Pod, Node string
+	// Position is the pod's place in the deletion order of its ReplicaSet
+	// at that step, from 1.
+	Position int
+	// Rank is what the order read of the pod.
+	Rank replicaset.Rank
+	// Why says the rank in a few words, e.g. "Running, ready 4s, 3 on
+	// node-1": phase, readiness and for how long, deletion cost if any,
+	// related pods on the pod's node.
+	Why string
 }
 
 // ReplicaSetState is one ReplicaSet at a step.

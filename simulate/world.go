@@ -11,6 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/deploysync/deploysync/replicaset"
 )
 
 // never is the time of an event that does not happen.
@@ -25,7 +27,10 @@ type pod struct {
 	started time.Duration
 	ready   time.Duration
 	gone    time.Duration
-	// obj is the materialised object (Recreate only) and the state it shows.
+	// node is the index of the pod's node (see world.nodeNames).
+	node int32
+	// obj is the materialised object (for Recreate and for the ranking of a
+	// scale-down) and the state it shows.
 	obj      *corev1.Pod
 	objState uint8
 }
@@ -68,10 +73,22 @@ type world struct {
 	nextID  uint64
 	byUID   map[types.UID]*rsPods
 	orphans []pod
+	// nodeNames are the names of the nodes; perNode counts the active pods
+	// (of every ReplicaSet the world holds) on each, for the spreading.
+	nodeNames []string
+	perNode   []int
+	// deleted are the deletions of the last step, in order.
+	deleted []Deletion
 }
 
 func newWorld(cfg *config, start time.Time) *world {
-	return &world{cfg: cfg, start: start, rng: rand.New(rand.NewPCG(cfg.seed, 0x5eed)), byUID: map[types.UID]*rsPods{}}
+	n := max(cfg.nodes, 1)
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "node-" + strconv.Itoa(i+1)
+	}
+	return &world{cfg: cfg, start: start, rng: rand.New(rand.NewPCG(cfg.seed, 0x5eed)), byUID: map[types.UID]*rsPods{},
+		nodeNames: names, perNode: make([]int, n)}
 }
 
 // seed creates the pods the ReplicaSets' status counts describe: available
@@ -96,6 +113,7 @@ func (w *world) seed(rss []*appsv1.ReplicaSet) {
 		if st.TerminatingReplicas != nil {
 			for i := int32(0); i < *st.TerminatingReplicas; i++ {
 				p := w.newPod(old, old, old)
+				w.leave(&p)
 				p.gone = w.cfg.terminateDelay
 				rp.terminating = append(rp.terminating, p)
 			}
@@ -103,10 +121,22 @@ func (w *world) seed(rss []*appsv1.ReplicaSet) {
 	}
 }
 
+// newPod creates a pod on the node with the fewest active pods, ties to
+// the lowest-numbered node (see [WithNodes]).
 func (w *world) newPod(created, started, ready time.Duration) pod {
 	w.nextID++
-	return pod{id: w.nextID, created: created, started: started, ready: ready, gone: never}
+	node := 0
+	for i, c := range w.perNode {
+		if c < w.perNode[node] {
+			node = i
+		}
+	}
+	w.perNode[node]++
+	return pod{id: w.nextID, created: created, started: started, ready: ready, gone: never, node: int32(node)}
 }
+
+// leave takes an active pod off its node's count: it was deleted.
+func (w *world) leave(p *pod) { w.perNode[p.node]-- }
 
 // startPod creates a pod of rs at now: it runs after the start delay and is
 // ready after the readiness delay, unless it fails.
@@ -130,9 +160,12 @@ func (w *world) startPod(rs *appsv1.ReplicaSet, now time.Duration) pod {
 //
 //  1. Missing pods are created, surplus pods deleted, at most
 //     burstReplicas of either per ReplicaSet and step.
-//  2. Deletion order (upstream's ranking, simplified): pending pods first,
-//     then pods that are not ready, then the most recently ready, then the
-//     newest; a deleted pod terminates for the termination delay.
+//  2. The pods deleted are those upstream deletes: the first of
+//     [replicaset.DeletionOrder] over the ReplicaSet's active pods, listed
+//     in the order they were created, with the related pods per node
+//     counted over the active pods of every ReplicaSet with the same
+//     controller; a deleted pod terminates for the termination delay. Each
+//     deletion is recorded (see [Step.Deleted]).
 //  3. Terminating pods whose delay has passed are gone.
 //  4. The status counts the pods: replicas (not terminating), readyReplicas,
 //     availableReplicas (ready for more than the ReplicaSet's
@@ -142,6 +175,7 @@ func (w *world) startPod(rs *appsv1.ReplicaSet, now time.Duration) pod {
 // Pods of ReplicaSets no longer in the state are deleted by the garbage
 // collector: they terminate and linger as orphans.
 func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.ReplicaSet {
+	w.deleted = nil
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	seen := make(map[types.UID]bool, len(rss))
 	for i, rs := range rss {
@@ -151,7 +185,7 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 			rp = &rsPods{}
 			w.byUID[rs.UID] = rp
 		}
-		w.reconcile(rs, rp, now)
+		w.reconcile(rs, rss, rp, now)
 		rp.terminating = dropGone(rp.terminating, now)
 		out[i] = withStatus(rs, w.count(rs, rp, now))
 	}
@@ -161,6 +195,7 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 				continue
 			}
 			for _, p := range rp.active {
+				w.leave(&p)
 				p.gone = now + w.cfg.terminateDelay
 				w.orphans = append(w.orphans, p)
 			}
@@ -174,7 +209,7 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 	return out
 }
 
-func (w *world) reconcile(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) {
+func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *rsPods, now time.Duration) {
 	// Upstream's int32 wrap-around can write a negative size (a real
 	// apiserver would refuse that write); the world runs no pods for it.
 	want := max(int64(*rs.Spec.Replicas), 0)
@@ -186,41 +221,73 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) 
 			rp.active = append(rp.active, w.startPod(rs, now))
 		}
 	case have > want:
-		n := int(min(have-want, burst))
-		slices.SortFunc(rp.active, func(a, b pod) int { return deleteFirst(&a, &b, now) })
-		for _, p := range rp.active[:n] {
-			p.gone = now + w.cfg.terminateDelay
-			rp.terminating = append(rp.terminating, p)
+		w.scaleDown(rs, rss, rp, int(min(have-want, burst)), now)
+	}
+}
+
+// scaleDown deletes the n pods of rs upstream's ReplicaSet controller
+// deletes, and records them.
+func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *rsPods, n int, now time.Duration) {
+	objs := make([]*corev1.Pod, len(rp.active))
+	for i := range rp.active {
+		objs[i] = w.object(rs, &rp.active[i], now, false)
+	}
+	order, ranks := replicaset.DeletionOrder(objs, w.relatedOnNode(rs, rss), w.start.Add(now))
+	gone := make([]bool, len(rp.active))
+	for i, o := range order[:n] {
+		// Active pods are kept in creation order, which is id order.
+		j, _ := slices.BinarySearchFunc(rp.active, o, func(p pod, o *corev1.Pod) int { return compareUint(p.id, podID(o)) })
+		gone[j] = true
+		p := rp.active[j]
+		w.leave(&p)
+		p.gone = now + w.cfg.terminateDelay
+		rp.terminating = append(rp.terminating, p)
+		w.deleted = append(w.deleted, Deletion{ReplicaSet: rs.Name, Pod: o.Name, Node: o.Spec.NodeName, Position: i + 1,
+			Rank: ranks[i], Why: rankText(&ranks[i], w.start.Add(now))})
+	}
+	kept := rp.active[:0]
+	for j, p := range rp.active {
+		if !gone[j] {
+			kept = append(kept, p)
 		}
-		rp.active = slices.Delete(rp.active, 0, n)
 	}
+	clear(rp.active[len(kept):])
+	rp.active = kept
 }
 
-// deleteFirst orders pods for deletion: pending before running, not ready
-// before ready, recently ready before long ready, newer before older.
-func deleteFirst(a, b *pod, now time.Duration) int {
-	ar, br := a.started <= now, b.started <= now
-	if ar != br {
-		return boolOrder(ar)
-	}
-	aReady, bReady := a.ready <= now, b.ready <= now
-	if aReady != bReady {
-		return boolOrder(aReady)
-	}
-	if aReady && a.ready != b.ready {
-		return compareDur(b.ready, a.ready)
-	}
-	if a.created != b.created {
-		return compareDur(b.created, a.created)
-	}
-	return compareUint(b.id, a.id)
+// podID reads back the id of a pod object made by object.
+func podID(o *corev1.Pod) uint64 {
+	id, _ := strconv.ParseUint(string(o.UID[len("pod-"):]), 10, 64)
+	return id
 }
 
-func boolOrder(aTrue bool) int {
-	if aTrue {
-		return 1
+// relatedOnNode counts, per node name, the active pods of the ReplicaSets
+// related to rs as upstream relates them: those with the same controller
+// (rs alone if it has none). Every pod of a ReplicaSet in the world matches
+// its selector.
+func (w *world) relatedOnNode(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet) map[string]int {
+	perNode := make([]int, len(w.nodeNames))
+	ctrl := metav1.GetControllerOfNoCopy(rs)
+	for _, o := range rss {
+		if o != rs {
+			oc := metav1.GetControllerOfNoCopy(o)
+			if ctrl == nil || oc == nil || oc.UID != ctrl.UID {
+				continue
+			}
+		}
+		if rp := w.byUID[o.UID]; rp != nil {
+			for i := range rp.active {
+				perNode[rp.active[i].node]++
+			}
+		}
 	}
-	return -1
+	out := make(map[string]int, len(perNode))
+	for i, c := range perNode {
+		if c > 0 {
+			out[w.nodeNames[i]] = c
+		}
+	}
+	return out
 }
 
 func compareDur(a, b time.Duration) int {
@@ -375,6 +442,7 @@ func (w *world) object(rs *appsv1.ReplicaSet, p *pod, now time.Duration, termina
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID,
 				Controller: ptrTrue(), BlockOwnerDeletion: ptrTrue()}},
 		},
+		Spec:   corev1.PodSpec{NodeName: w.nodeNames[p.node]},
 		Status: corev1.PodStatus{Phase: corev1.PodPending},
 	}
 	if p.started <= now {
@@ -382,7 +450,9 @@ func (w *world) object(rs *appsv1.ReplicaSet, p *pod, now time.Duration, termina
 		ready := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse}
 		if p.ready <= now {
 			ready.Status = corev1.ConditionTrue
-			ready.LastTransitionTime = metav1.NewTime(w.start.Add(p.ready))
+			// Whole seconds, as the apiserver stores a condition's time and
+			// the controller reads it back.
+			ready.LastTransitionTime = metav1.NewTime(w.start.Add(p.ready).Truncate(time.Second))
 		}
 		o.Status.Conditions = []corev1.PodCondition{ready}
 	}
@@ -396,3 +466,22 @@ func (w *world) object(rs *appsv1.ReplicaSet, p *pod, now time.Duration, termina
 func ptrTrue() *bool { b := true; return &b }
 
 func ptrTime(t metav1.Time) *metav1.Time { return &t }
+
+// rankText says in a few words what ranked a pod for deletion at now: its
+// node, phase, readiness and for how long, and the related pods on its node.
+func rankText(r *replicaset.Rank, now time.Time) string {
+	node := r.Node
+	if node == "" {
+		node = "unscheduled"
+	}
+	s := string(r.Phase)
+	if r.Ready {
+		s += ", ready " + shortDuration(now.Sub(r.ReadySince))
+	} else if r.Phase == corev1.PodRunning {
+		s += ", not ready"
+	}
+	if r.Cost != 0 {
+		s += ", cost " + strconv.Itoa(int(r.Cost))
+	}
+	return s + ", " + strconv.Itoa(r.OnNode) + " on " + node
+}

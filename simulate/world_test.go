@@ -1,7 +1,9 @@
 package simulate
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -13,37 +15,113 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/replicaset"
 )
 
-func TestDeleteFirst(t *testing.T) {
-	const now = 100 * time.Second
-	pending := pod{id: 1, created: 99 * time.Second, started: 101 * time.Second, ready: 104 * time.Second}
-	notReady := pod{id: 2, created: 90 * time.Second, started: 92 * time.Second, ready: never}
-	readyRecently := pod{id: 3, created: 80 * time.Second, started: 82 * time.Second, ready: 95 * time.Second}
-	readyLong := pod{id: 4, created: 10 * time.Second, started: 12 * time.Second, ready: 15 * time.Second}
-	older := pod{id: 5, created: 5 * time.Second, started: 12 * time.Second, ready: 15 * time.Second}
-	for _, tt := range []struct {
-		name   string
-		a, b   pod
-		want   int
-		reason string
-	}{
-		{"pending before running", pending, notReady, -1, "a pod that does not run yet costs nothing to delete"},
-		{"not ready before ready", notReady, readyRecently, -1, "upstream deletes pods that are not ready first"},
-		{"recently ready first", readyRecently, readyLong, -1, "upstream keeps the pods that have been ready longest"},
-		{"same ready time: newer first", readyLong, older, -1, "upstream then deletes the newest pod"},
-		{"antisymmetric", readyLong, readyRecently, 1, "the order is total"},
-		{"same pod", readyLong, readyLong, 0, "a pod ties with itself"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.reason == "" {
-				t.Fatal("reason must be provided")
+// TestScaleDownIsUpstreamRanking draws random worlds (several ReplicaSets
+// of one Deployment, pods on several nodes in every state) and scales one
+// ReplicaSet down: the pods the world deletes must be the first of
+// replicaset.DeletionOrder over pods built here from the same facts, with
+// the related pods per node counted here over all the ReplicaSets.
+func TestScaleDownIsUpstreamRanking(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const now = 1000 * time.Second
+	rng := rand.New(rand.NewPCG(1, 2))
+	owner := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "d", Controller: ptr.To(true)}
+	for iter := range 2000 {
+		cfg := defaults()
+		cfg.nodes = 1 + rng.IntN(4)
+		cfg.burst = int32(1 + rng.IntN(20))
+		w := newWorld(&cfg, start)
+		var rss []*appsv1.ReplicaSet
+		for k := range 1 + rng.IntN(3) {
+			rs := testRS(string(rune('a'+k)), 0, 0)
+			rs.OwnerReferences = []metav1.OwnerReference{owner}
+			rp := &rsPods{}
+			for range rng.IntN(12) {
+				w.nextID++
+				p := pod{id: w.nextID, gone: never, node: int32(rng.IntN(cfg.nodes))}
+				p.created = halves(rng, 2000)
+				p.started = p.created + halves(rng, 400)
+				p.ready = never
+				if rng.IntN(4) > 0 {
+					p.ready = p.started + halves(rng, 400)
+				}
+				w.perNode[p.node]++
+				rp.active = append(rp.active, p)
 			}
-			if got := deleteFirst(&tt.a, &tt.b, now); got != tt.want {
-				t.Errorf("deleteFirst = %d, want %d (%s)", got, tt.want, tt.reason)
+			w.byUID[rs.UID] = rp
+			rs.Spec.Replicas = ptr.To(int32(len(rp.active)))
+			rss = append(rss, rs)
+		}
+		// Another controller's ReplicaSet on the same nodes is not related.
+		stranger := testRS("z", 3, 0)
+		w.byUID[stranger.UID] = &rsPods{active: []pod{{id: 900, gone: never, created: 1, started: 1, ready: never}, {id: 901, gone: never, created: 1, started: 1, ready: never}, {id: 902, gone: never, created: 1, started: 1, ready: never}}}
+		rss = append(rss, stranger)
+
+		target := rss[rng.IntN(len(rss)-1)]
+		have := len(w.byUID[target.UID].active)
+		if have == 0 {
+			continue
+		}
+		want := rng.IntN(have)
+		n := min(have-want, int(cfg.burst))
+
+		onNode := map[string]int{}
+		for _, rs := range rss[:len(rss)-1] {
+			for _, p := range w.byUID[rs.UID].active {
+				onNode["node-"+strconv.Itoa(int(p.node)+1)]++
 			}
-		})
+		}
+		var objs []*corev1.Pod
+		for _, p := range w.byUID[target.UID].active {
+			o := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: target.Name + "-" + strconv.FormatUint(p.id, 10), UID: types.UID("pod-" + strconv.FormatUint(p.id, 10)),
+				CreationTimestamp: metav1.NewTime(start.Add(p.created).Truncate(time.Second))},
+				Spec: corev1.PodSpec{NodeName: "node-" + strconv.Itoa(int(p.node)+1)}, Status: corev1.PodStatus{Phase: corev1.PodPending}}
+			if p.started <= now {
+				o.Status.Phase = corev1.PodRunning
+				c := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse}
+				if p.ready <= now {
+					c.Status, c.LastTransitionTime = corev1.ConditionTrue, metav1.NewTime(start.Add(p.ready).Truncate(time.Second))
+				}
+				o.Status.Conditions = []corev1.PodCondition{c}
+			}
+			objs = append(objs, o)
+		}
+		order, _ := replicaset.DeletionOrder(objs, onNode, start.Add(now))
+		var wantNames []string
+		for _, o := range order[:n] {
+			wantNames = append(wantNames, o.Name)
+		}
+
+		scaled := target.DeepCopy()
+		scaled.Spec.Replicas = ptr.To(int32(want))
+		for i := range rss {
+			if rss[i] == target {
+				rss[i] = scaled
+			}
+		}
+		w.step(rss, now)
+		var got []string
+		for i, d := range w.deleted {
+			got = append(got, d.Pod)
+			if d.Position != i+1 || d.ReplicaSet != target.Name {
+				t.Errorf("world %d: deletion %d is %+v, want position %d of %s", iter, i, d, i+1, target.Name)
+			}
+		}
+		if !slices.Equal(got, wantNames) {
+			t.Fatalf("world %d (%d nodes, %d→%d, burst %d): deleted %v, upstream's ranking deletes %v", iter, cfg.nodes, have, want, cfg.burst, got, wantNames)
+		}
+		if left := len(w.byUID[target.UID].active); left != have-n {
+			t.Errorf("world %d: %d pods left, want %d", iter, left, have-n)
+		}
 	}
+}
+
+// halves draws a time of up to n half seconds: the world's times are ticks
+// plus delays, often within one second of each other.
+func halves(rng *rand.Rand, n int64) time.Duration {
+	return time.Duration(rng.Int64N(n)) * 500 * time.Millisecond
 }
 
 func testRS(name string, replicas int32, minReady int32) *appsv1.ReplicaSet {
@@ -230,3 +308,38 @@ var errTest = errorString("test")
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+func TestNodeSpreading(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		nodes   int
+		pods    int
+		deleted []int // indexes of pods deleted after all were created
+		want    []int // pods per node after one more pod
+		reason  string
+	}{
+		{"one node", 1, 4, nil, []int{5}, "the default puts every pod on node-1"},
+		{"round robin", 3, 7, nil, []int{3, 3, 2}, "each pod goes to the node with the fewest, ties to the lowest number"},
+		{"fills the gap", 3, 6, []int{4}, []int{2, 2, 2}, "after node-2 lost a pod, the next pod goes there"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.reason == "" {
+				t.Fatal("reason must be provided")
+			}
+			cfg := defaults()
+			cfg.nodes = tt.nodes
+			w := newWorld(&cfg, time.Time{})
+			var ps []pod
+			for range tt.pods {
+				ps = append(ps, w.newPod(0, 0, 0))
+			}
+			for _, i := range tt.deleted {
+				w.leave(&ps[i])
+			}
+			w.newPod(0, 0, 0)
+			if !slices.Equal(w.perNode, tt.want) {
+				t.Errorf("pods per node %v, want %v (%s)", w.perNode, tt.want, tt.reason)
+			}
+		})
+	}
+}

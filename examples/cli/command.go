@@ -423,6 +423,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		failing                 []string
 		maxSteps                int
 		maxPods                 int64
+		nodes                   int
 		transcript              bool
 		maxUpdated              string
 		output                  string
@@ -453,7 +454,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 			fixes, _ := g.syncFixes()
 			opts := []simulate.Option{simulate.WithTick(tick), simulate.WithPodStartDelay(start), simulate.WithReadinessDelay(ready),
 				simulate.WithTerminationDelay(end), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed), simulate.WithMaxSteps(maxSteps),
-				simulate.WithMaxPods(maxPods), simulate.WithSyncOptions(g.syncOptions()...)}
+				simulate.WithMaxPods(maxPods), simulate.WithNodes(nodes), simulate.WithSyncOptions(g.syncOptions()...)}
 			if maxUpdated != "" {
 				limit, err := parseMaxUpdated(m.State(now), maxUpdated)
 				if err != nil {
@@ -525,6 +526,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
 	f.IntVar(&maxSteps, "max-steps", 5000, "step limit")
 	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")
+	f.IntVar(&nodes, "nodes", 1, "nodes the pods spread over (each new pod on the node with the fewest of the Deployment's pods; a scale-down deletes first from the nodes with the most)")
 	f.BoolVar(&transcript, "transcript", false, "print every step's actions with their reasons and conditions")
 	f.StringVarP(&output, "output", "o", "text", outputHelp+" (json and yaml: the outcome, summary numbers and every step with its actions and reasons)")
 	f.StringVar(&maxUpdated, "max-updated", "", `hold the rollout at this many updated replicas, an integer or a percentage of spec.replicas ("30%"; deploysync.WithLimits)`)
