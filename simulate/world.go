@@ -310,6 +310,13 @@ func compareUint(a, b uint64) int {
 	return 0
 }
 
+// storedReady is when p became ready as its Ready condition's
+// lastTransitionTime says it, in whole seconds as an apiserver stores a
+// time (metav1.Time keeps no fraction): the time availability counts from.
+func (w *world) storedReady(p *pod) time.Duration {
+	return w.start.Add(p.ready).Truncate(time.Second).Sub(w.start)
+}
+
 func dropGone(ps []pod, now time.Duration) []pod {
 	return slices.DeleteFunc(ps, func(p pod) bool { return p.gone <= now })
 }
@@ -324,8 +331,10 @@ func (w *world) count(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) coun
 		}
 		c.ready++
 		// Upstream: available when minReadySeconds is 0 or the ready
-		// transition plus minReadySeconds is strictly before now.
-		if minReady == 0 || p.ready+minReady < now {
+		// transition plus minReadySeconds is strictly before now. The
+		// transition is the Ready condition's lastTransitionTime, which an
+		// apiserver stores in whole seconds.
+		if minReady == 0 || w.storedReady(p)+minReady < now {
 			c.available++
 		}
 	}
@@ -392,8 +401,8 @@ func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration 
 			case p.ready == never:
 			case p.ready > now:
 				t = min(t, p.ready)
-			case minReady > 0 && p.ready+minReady >= now:
-				t = min(t, p.ready+minReady+1)
+			case minReady > 0 && w.storedReady(p)+minReady >= now:
+				t = min(t, w.storedReady(p)+minReady+1)
 			}
 		}
 		for i := range rp.terminating {
