@@ -24,7 +24,8 @@ func startAPIServer(t *testing.T) *restclient.Config {
 	// busy machine the scrape times out, and apiserver metrics are not what
 	// this test is about.
 	opts.DisableInvariantChecks = true
-	// The audit log (Deployments and ReplicaSets only, see audit_test.go)
+	// The audit log (Deployments, ReplicaSets, Events and pod reads; see
+	// auditPolicy in audit_test.go)
 	// is how the load test counts each controller's requests from the
 	// apiserver's side.
 	audit, auditLog := auditFlags(t, t.TempDir())
