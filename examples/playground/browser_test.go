@@ -131,6 +131,41 @@ func calls(s play.Step) string {
 	return strings.Join(parts, " ")
 }
 
+// readReplicaSets reads how the chart's legend and the ReplicaSet table
+// name each ReplicaSet: a line per legend entry ("legend NAME: TEXT") and
+// per table row ("table NAME: ROLE IMAGES rev REVISION").
+const readReplicaSets = `[
+  ...[...document.querySelectorAll('#legend span[data-rs]')].map((s) => 'legend ' + s.dataset.rs + ': ' + s.textContent),
+  ...[...document.querySelectorAll('#rs-table td .rs')].map((s) => 'table ' + s.title + ': ' + s.querySelector('.role').textContent + ' ' +
+    s.querySelector('small').textContent + ' rev ' + s.closest('tr').children[1].textContent),
+].join('\n')`
+
+// replicaSets is what readReplicaSets should read at step s of res, from
+// play.Run: in the legend every ReplicaSet of the run, old or new as the
+// step has it, its pod-template-hash, images and revision; in the table
+// the ReplicaSets the step has.
+func replicaSets(res play.Result, s play.Step) string {
+	var legend, table []string
+	for _, info := range res.ReplicaSets {
+		r, ok := s.ReplicaSets[info.Name]
+		role, rev := "old", info.Revision
+		if ok {
+			rev = r.Revision
+			if r.New {
+				role = "new"
+			}
+		}
+		if rev == "" {
+			rev = "–"
+		}
+		legend = append(legend, fmt.Sprintf("legend %s: %s %s · %s · rev %s", info.Name, role, info.Hash, info.Images, rev))
+		if ok {
+			table = append(table, fmt.Sprintf("table %s: %s %s rev %s", info.Name, role, info.Images, r.Revision))
+		}
+	}
+	return strings.Join(append(legend, table...), "\n")
+}
+
 // layout is what the page measures of itself at a width.
 type layout struct {
 	Width       float64  `json:"width"`
@@ -498,6 +533,11 @@ func TestPlaygroundInChromium(t *testing.T) {
 			}
 			if p.Actions == 0 && ns.Why == "" && ns.RequeueWhy == "" && !strings.Contains(g.steps[i], "condition") {
 				t.Errorf("%s step %d: nothing explains the step", id, i)
+			}
+			// Each ReplicaSet named old or new, with its image and
+			// revision, in the chart's legend and in the table.
+			if got, want := eval(readReplicaSets), replicaSets(native, ns); got != want {
+				t.Errorf("%s step %d: the legend and the table name the ReplicaSets\n%s\nnatively\n%s", id, i, got, want)
 			}
 		}
 		if id == "recreate" {
