@@ -563,6 +563,10 @@ func TestPlaygroundInChromium(t *testing.T) {
 	if p, focus, y := read(), eval(`document.activeElement.id`), eval(`document.getElementById('yaml').value`); p.Step != 2 || focus == "yaml" || y != yamlBefore {
 		t.Errorf("→ then Tab in the editor: step %d, focus on %q, YAML changed %v; want step 2, focus moved on, YAML unchanged", p.Step, focus, y != yamlBefore)
 	}
+	// The page says so, beside the editors.
+	if keys := eval(`document.getElementById('keys').textContent`); !strings.Contains(keys, "Tab moves on") || !strings.Contains(keys, "Ctrl+] indents") || !strings.Contains(keys, "Ctrl+[ takes two away") {
+		t.Errorf("the page's keys say %q; want Tab moving on and Ctrl+] / Ctrl+[ indenting", keys)
+	}
 	eval(`(() => { const ta = document.getElementById('yaml'); ta.focus(); ta.setSelectionRange(0, 0); return ''; })()`)
 	do("Ctrl+]", chromedp.KeyEvent("]", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	if y := eval(`document.getElementById('yaml').value`); y != "  "+yamlBefore {
