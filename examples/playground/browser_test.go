@@ -131,6 +131,41 @@ func calls(s play.Step) string {
 	return strings.Join(parts, " ")
 }
 
+// readReplicaSets reads how the chart's legend and the ReplicaSet table
+// name each ReplicaSet: a line per legend entry ("legend NAME: TEXT") and
+// per table row ("table NAME: ROLE IMAGES rev REVISION").
+const readReplicaSets = `[
+  ...[...document.querySelectorAll('#legend span[data-rs]')].map((s) => 'legend ' + s.dataset.rs + ': ' + s.textContent),
+  ...[...document.querySelectorAll('#rs-table td .rs')].map((s) => 'table ' + s.title + ': ' + s.querySelector('.role').textContent + ' ' +
+    s.querySelector('small').textContent + ' rev ' + s.closest('tr').children[1].textContent),
+].join('\n')`
+
+// replicaSets is what readReplicaSets should read at step s of res, from
+// play.Run: in the legend every ReplicaSet of the run, old or new as the
+// step has it, its pod-template-hash, images and revision; in the table
+// the ReplicaSets the step has.
+func replicaSets(res play.Result, s play.Step) string {
+	var legend, table []string
+	for _, info := range res.ReplicaSets {
+		r, ok := s.ReplicaSets[info.Name]
+		role, rev := "old", info.Revision
+		if ok {
+			rev = r.Revision
+			if r.New {
+				role = "new"
+			}
+		}
+		if rev == "" {
+			rev = "–"
+		}
+		legend = append(legend, fmt.Sprintf("legend %s: %s %s · %s · rev %s", info.Name, role, info.Hash, info.Images, rev))
+		if ok {
+			table = append(table, fmt.Sprintf("table %s: %s %s rev %s", info.Name, role, info.Images, r.Revision))
+		}
+	}
+	return strings.Join(append(legend, table...), "\n")
+}
+
 // layout is what the page measures of itself at a width.
 type layout struct {
 	Width       float64  `json:"width"`
@@ -180,6 +215,58 @@ const measure = `(() => {
     layout: document.getElementById('flow').dataset.layout,
     statusLines: st.getBoundingClientRect().height / parseFloat(getComputedStyle(st).lineHeight)};
 })()`
+
+// browserOptions are the options of the headless Chromium the tests drive,
+// with a fresh profile in userDir.
+func browserOptions(browser, userDir string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(userDir), chromedp.WindowSize(1440, 900),
+	}
+}
+
+// perf is what the page's performance entries say of its first load, in
+// milliseconds after navigation start.
+type perf struct {
+	// FirstPaint and FirstContentfulPaint are Chromium's paint entries.
+	FirstPaint, FirstContentfulPaint float64
+	// FirstRun is when the script has drawn the first plan (from runs/),
+	// Painted when that plan's transcript text was on screen (the
+	// element timing entry of #step-text, elementtiming="first-plan").
+	FirstRun, Painted float64
+	// CompileStart is when the page began compiling the WebAssembly,
+	// Compiled when it was compiled and instantiated, Ready when the Go
+	// program had started, RunEnd when its first run (the check of the
+	// plan drawn) was done.
+	CompileStart, Compiled, Ready, RunEnd float64
+	// WasmEncoded and WasmDecoded are the WebAssembly's resource entry's
+	// sizes in bytes: as received, and decoded.
+	WasmEncoded, WasmDecoded float64
+}
+
+func (pf perf) String() string {
+	return fmt.Sprintf("first paint %.0f ms, first contentful paint %.0f ms, first plan drawn (from runs/) %.0f ms and on screen %.0f ms, wasm compile started %.0f ms, compiled %.0f ms, controller started %.0f ms, its first run (the check of the plan drawn) done %.0f ms after navigation start",
+		pf.FirstPaint, pf.FirstContentfulPaint, pf.FirstRun, pf.Painted, pf.CompileStart, pf.Compiled, pf.Ready, pf.RunEnd)
+}
+
+// readPerf reads perf off a loaded page. Element timing entries are only
+// given to an observer (buffered: the ones before it too).
+var readPerf = chromedp.Evaluate[perf](`new Promise((resolve) => {
+  const paint = (n) => (performance.getEntriesByName(n)[0] || {startTime: -1}).startTime;
+  const mark = (n) => (performance.getEntriesByName(n, 'mark')[0] || {startTime: -1}).startTime;
+  const w = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/deploysync.wasm')) || {};
+  const done = (painted) => resolve({FirstPaint: paint('first-paint'), FirstContentfulPaint: paint('first-contentful-paint'),
+    FirstRun: mark('deploysync-first-run'), Painted: painted, CompileStart: mark('deploysync-compile-start'),
+    Compiled: mark('deploysync-compiled'), Ready: mark('deploysync-ready'), RunEnd: mark('deploysync-run-end'),
+    WasmEncoded: w.encodedBodySize || -1, WasmDecoded: w.decodedBodySize || -1});
+  new PerformanceObserver((list) => {
+    const e = list.getEntries().find((e) => e.identifier === 'first-plan');
+    if (e) done(e.renderTime || e.loadTime);
+  }).observe({type: 'element', buffered: true});
+  setTimeout(() => done(-1), 2000);
+})`, chromedp.EvalAwaitPromise)
 
 // TestPlaygroundInChromium builds the site as `go run .` does, serves it
 // from a test server and drives the page in headless Chromium: it runs the
@@ -234,11 +321,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	actx, acancel := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1440, 900))
+	actx, acancel := chromedp.NewExecAllocator(ctx, browserOptions(browser, t.TempDir())...)
 	defer acancel()
 	var mu sync.Mutex
 	var jsErrors []string
@@ -340,22 +423,11 @@ func TestPlaygroundInChromium(t *testing.T) {
 		t.Fatalf("Chromium (%s) did not start or load the page: %v", browser, err)
 	}
 	waitReady()
-	type perf struct {
-		FirstPaint, FirstContentfulPaint, Compiled, Ready, RunEnd, FirstRun float64
-		WasmEncoded, WasmDecoded                                            float64
-	}
-	pf, err := chromedp.Run(bctx, chromedp.Evaluate[perf](`(() => {
-	  const paint = (n) => (performance.getEntriesByName(n)[0] || {startTime: -1}).startTime;
-	  const mark = (n) => (performance.getEntriesByName(n, 'mark')[0] || {startTime: -1}).startTime;
-	  const w = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/deploysync.wasm')) || {};
-	  return {FirstPaint: paint('first-paint'), FirstContentfulPaint: paint('first-contentful-paint'),
-	          Compiled: mark('deploysync-compiled'), Ready: mark('deploysync-ready'), RunEnd: mark('deploysync-run-end'), FirstRun: mark('deploysync-first-run'),
-	          WasmEncoded: w.encodedBodySize || -1, WasmDecoded: w.decodedBodySize || -1};
-	})()`))
+	pf, err := chromedp.Run(bctx, readPerf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pf.FirstContentfulPaint < 0 || pf.Ready < 0 || pf.FirstRun < 0 || pf.RunEnd < pf.Ready {
+	if pf.FirstContentfulPaint < 0 || pf.FirstRun < 0 || pf.Painted < pf.FirstRun || pf.CompileStart < pf.FirstRun || pf.Ready < pf.CompileStart || pf.RunEnd < pf.Ready {
 		t.Errorf("performance entries missing or out of order: %+v", pf)
 	}
 	if pf.WasmEncoded <= 0 || pf.WasmEncoded > maxWire || pf.WasmDecoded != float64(fi.Size()) {
@@ -367,8 +439,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 			received = enc
 		}
 	}
-	figures = append(figures, fmt.Sprintf("first paint %.0f ms, first contentful paint %.0f ms, first plan drawn (from runs/) %.0f ms, wasm fetched and compiled %.0f ms, controller started %.0f ms, its first run (the check of the plan drawn) done %.0f ms after navigation start; the browser received %s as %.0f bytes (%s)",
-		pf.FirstPaint, pf.FirstContentfulPaint, pf.FirstRun, pf.Compiled, pf.Ready, pf.RunEnd, site.WasmFile, pf.WasmEncoded, received))
+	figures = append(figures, pf.String()+fmt.Sprintf("; the browser received %s as %.0f bytes (%s)", site.WasmFile, pf.WasmEncoded, received))
 
 	again := eval(`(() => { const req = JSON.stringify(app.scenarios[0].request); const t0 = performance.now(); window.deploysyncRun(req); return (performance.now() - t0).toFixed(0); })()`)
 	figures = append(figures, "the default scenario run again (compiled, warm): "+again+" ms")
@@ -463,6 +534,11 @@ func TestPlaygroundInChromium(t *testing.T) {
 			if p.Actions == 0 && ns.Why == "" && ns.RequeueWhy == "" && !strings.Contains(g.steps[i], "condition") {
 				t.Errorf("%s step %d: nothing explains the step", id, i)
 			}
+			// Each ReplicaSet named old or new, with its image and
+			// revision, in the chart's legend and in the table.
+			if got, want := eval(readReplicaSets), replicaSets(native, ns); got != want {
+				t.Errorf("%s step %d: the legend and the table name the ReplicaSets\n%s\nnatively\n%s", id, i, got, want)
+			}
 		}
 		if id == "recreate" {
 			shot("recreate-finished.png", false)
@@ -486,6 +562,10 @@ func TestPlaygroundInChromium(t *testing.T) {
 	do("→ and Tab in the editor", chromedp.Focus(chromedp.CSS("#yaml")), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Tab))
 	if p, focus, y := read(), eval(`document.activeElement.id`), eval(`document.getElementById('yaml').value`); p.Step != 2 || focus == "yaml" || y != yamlBefore {
 		t.Errorf("→ then Tab in the editor: step %d, focus on %q, YAML changed %v; want step 2, focus moved on, YAML unchanged", p.Step, focus, y != yamlBefore)
+	}
+	// The page says so, beside the editors.
+	if keys := eval(`document.getElementById('keys').textContent`); !strings.Contains(keys, "Tab moves on") || !strings.Contains(keys, "Ctrl+] indents") || !strings.Contains(keys, "Ctrl+[ takes two away") {
+		t.Errorf("the page's keys say %q; want Tab moving on and Ctrl+] / Ctrl+[ indenting", keys)
 	}
 	eval(`(() => { const ta = document.getElementById('yaml'); ta.focus(); ta.setSelectionRange(0, 0); return ''; })()`)
 	do("Ctrl+]", chromedp.KeyEvent("]", chromedp.KeyModifiers(chromedp.ModifierCtrl)))

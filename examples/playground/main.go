@@ -2,8 +2,10 @@
 // simulator compiled to WebAssembly, behind a plain HTML page — and serves
 // it on 127.0.0.1 (a free port unless -addr says otherwise), printing the
 // address; with -out DIR it only writes the static site into DIR, for any
-// static host, every file beside its gzip (FILE.gz) for hosts that serve
-// precompressed files. It serves the .wasm gzipped. Run it from the repository's root as
+// static host, every file beside its brotli (FILE.br) and gzip (FILE.gz)
+// for hosts that serve precompressed files. It serves every file
+// precompressed, brotli where the browser takes it, else gzip. Run it from
+// the repository's root as
 //
 //	go run -C examples/playground .
 package main
