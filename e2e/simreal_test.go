@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -1055,28 +1056,29 @@ func (p *simDriver) step(ctx context.Context, store cache.Store) error {
 	return <-errs
 }
 
-// rankClass is what upstream's ranking reads of a deleted pod, but its UID
-// (which breaks ties within a logarithmic bucket, and is random on a real
-// cluster): phase, readiness, and its ready and
-// creation times in whole seconds from the start ("before" for times
-// before it). Two pods of one ReplicaSet with the same class are
-// interchangeable to the ranking up to that tie-break.
-func rankClass(r replicaset.Rank, start time.Time) string {
+// rankClass is what upstream's ranking reads of a deleted pod ranked at
+// now, but its UID (which breaks ties within a logarithmic bucket, and is
+// random on a real cluster): phase, readiness, and the logarithmic
+// buckets (base 2, nanoseconds) of the ages of its ready and creation
+// times ("before" for a time before the start: the steady state's pods,
+// ready a day before in the simulator and seconds before on the cluster).
+// Two pods of one ReplicaSet with the same class are interchangeable to
+// the ranking up to that tie-break. The related pods on the node are left
+// out: both worlds run every pod on one node, where they order nothing.
+func rankClass(r replicaset.Rank, start, now time.Time) string {
 	at := func(t time.Time) string {
-		if t.IsZero() {
-			return "-"
-		}
 		if t.Before(start) {
 			return "before"
 		}
-		return fmt.Sprintf("+%ds", int(t.Sub(start)/time.Second))
+		if age := now.Sub(t); age > 0 {
+			return fmt.Sprintf("age bucket %d", int(math.Log2(float64(age))))
+		}
+		return "age bucket -1"
 	}
 	ready := "not ready"
 	if r.Ready {
 		ready = "ready " + at(r.ReadySince)
 	}
-	// OnNode is left out: both worlds run every pod on one node, where it
-	// orders nothing (and the recorder counts one ReplicaSet's pods).
 	return fmt.Sprintf("%s, %s, created %s", r.Phase, ready, at(r.Created))
 }
 
@@ -1091,7 +1093,7 @@ func simDeletedClasses(tl *simulate.Timeline) map[string][]string {
 			if _, ok := per[d.ReplicaSet]; !ok {
 				order = append(order, d.ReplicaSet)
 			}
-			per[d.ReplicaSet] = append(per[d.ReplicaSet], rankClass(d.Rank, tl.Start))
+			per[d.ReplicaSet] = append(per[d.ReplicaSet], rankClass(d.Rank, tl.Start, st.Time))
 		}
 		for _, rs := range order {
 			slices.Sort(per[rs])
@@ -1116,7 +1118,7 @@ func (r *simRecorder) deletedClasses(t0 time.Time) map[string][]string {
 		var cls []string
 		for i, p := range order {
 			if slices.Contains(d.deleted, p.Name) {
-				cls = append(cls, rankClass(ranks[i], t0))
+				cls = append(cls, rankClass(ranks[i], t0, d.ranked))
 			}
 		}
 		slices.Sort(cls)
