@@ -60,10 +60,13 @@ type simRealScenario struct {
 	long bool
 	// exact: the real control plane's course does not depend on timing
 	// (no batch of pods becomes ready while the Deployment controller
-	// waits on their number), so a difference from the simulator in the
-	// scaling sequence or the lowest availability is an error; for the
-	// others it is reported (see the README) unless
-	// DEPLOYSYNC_SIMREAL_STRICT=1.
+	// waits on their number), so at the 10 ms tick a difference from the
+	// simulator in the scaling sequence, the deleted pods or the lowest
+	// availability is an error; for the others it is reported (see the
+	// README) unless DEPLOYSYNC_SIMREAL_STRICT=1. With the readiness
+	// stagger six more were exact in every run of the README, all with
+	// simreal alone on the apiserver: they are left reported until they
+	// have run exact beside the rest of TestE2E too.
 	exact bool
 }
 
