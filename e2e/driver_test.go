@@ -24,7 +24,6 @@ import (
 // until someone force-deletes it).
 type podDriver struct {
 	client     kubernetes.Interface
-	store      cache.Store
 	readyAfter time.Duration
 	goneAfter  time.Duration
 
@@ -52,33 +51,12 @@ func startPodDriver(t *testing.T, client kubernetes.Interface, ns string, readyA
 // driven in the log.
 func startPodDriverWith(t *testing.T, client kubernetes.Interface, where string, readyAfter, goneAfter time.Duration,
 	workers int, opts ...informers.SharedInformerOption) (*podDriver, func()) {
-	ns := where
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, opts...)
-	inf := factory.Core().V1().Pods().Informer()
 	p := &podDriver{
-		client: client, store: inf.GetStore(), readyAfter: readyAfter, goneAfter: goneAfter,
+		client: client, readyAfter: readyAfter, goneAfter: goneAfter,
 		held: map[string]bool{}, firstSeen: map[types.UID]time.Time{}, deleting: map[types.UID]time.Time{}, readied: map[types.UID]bool{},
 		workers: workers, removed: map[types.UID]bool{},
 	}
-	stop := runUntilStopped(func(ctx context.Context) {
-		factory.Start(ctx.Done())
-		defer factory.Shutdown()
-		if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
-			return
-		}
-		tick := time.NewTicker(25 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				if err := p.step(ctx); err != nil && ctx.Err() == nil {
-					t.Logf("pod driver (%s): %v", ns, err)
-				}
-			}
-		}
-	})
+	stop := runOnPods(t, client, where, 25*time.Millisecond, p.step, opts...)
 	return p, stop
 }
 
@@ -95,14 +73,44 @@ func (p *podDriver) release(image string) {
 	delete(p.held, image)
 }
 
-func (p *podDriver) step(ctx context.Context) error {
+// runOnPods runs step every period on the store of a pod informer (the
+// factory options select the pods), from the informer's first sync until
+// the returned stop is called; step's errors are logged, naming where.
+// The pod drivers of the scenarios, of the load test and of simreal run
+// on it.
+func runOnPods(t *testing.T, client kubernetes.Interface, where string, period time.Duration,
+	step func(context.Context, cache.Store) error, opts ...informers.SharedInformerOption) (stop func()) {
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, opts...)
+	inf := factory.Core().V1().Pods().Informer()
+	return runUntilStopped(func(ctx context.Context) {
+		factory.Start(ctx.Done())
+		defer factory.Shutdown()
+		if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
+			return
+		}
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if err := step(ctx, inf.GetStore()); err != nil && ctx.Err() == nil {
+					t.Logf("pod driver (%s): %v", where, err)
+				}
+			}
+		}
+	})
+}
+
+func (p *podDriver) step(ctx context.Context, store cache.Store) error {
 	if p.workers > 1 {
-		return p.stepParallel(ctx)
+		return p.stepParallel(ctx, store)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
-	for _, o := range p.store.List() {
+	for _, o := range store.List() {
 		pod := o.(*corev1.Pod)
 		if pod.DeletionTimestamp != nil {
 			since, ok := p.deleting[pod.UID]
@@ -157,11 +165,11 @@ func ready(pod *corev1.Pod) bool {
 
 // stepParallel does what step does for many pods: it decides under the
 // lock, then calls the API with p.workers calls at once.
-func (p *podDriver) stepParallel(ctx context.Context) error {
+func (p *podDriver) stepParallel(ctx context.Context, store cache.Store) error {
 	var calls []func() error
 	p.mu.Lock()
 	now := time.Now()
-	for _, o := range p.store.List() {
+	for _, o := range store.List() {
 		pod := o.(*corev1.Pod)
 		if pod.DeletionTimestamp != nil {
 			since, ok := p.deleting[pod.UID]

@@ -20,6 +20,7 @@ type config struct {
 	startDelay     time.Duration
 	readyDelay     time.Duration
 	terminateDelay time.Duration
+	readyStagger   time.Duration
 	failureRate    float64
 	failingImages  map[string]bool
 	seed           uint64
@@ -64,6 +65,19 @@ func WithReadinessDelay(d time.Duration) Option { return func(c *config) { c.rea
 // before it is gone (the part of its grace period the containers take to
 // stop; default 5s).
 func WithTerminationDelay(d time.Duration) Option { return func(c *config) { c.terminateDelay = d } }
+
+// WithReadyStagger makes the pods become ready one at a time, spaced by
+// at least d (default 0: every pod becomes ready at its due time, its
+// creation plus the start and readiness delays, so the pods of one batch
+// become ready together). With d > 0 the ready times are slots of a grid
+// of d from the start (0, d, 2d, ...), each held by at most one pod: a pod
+// becomes ready at the first free slot at or after its due time, the pods
+// in the order they were created. It models a kubelet, or a test's pod
+// driver, that reports one pod's readiness at a time; with d well above
+// the controllers' reaction time (a few to tens of milliseconds) a real
+// control plane reacts to each ready pod separately, as the simulator does
+// at a tick below d. Failing pods hold no slot.
+func WithReadyStagger(d time.Duration) Option { return func(c *config) { c.readyStagger = d } }
 
 // WithFailureRate sets the probability (0 to 1) that a pod created during the
 // run never becomes ready: it runs but fails its readiness probe forever, as a
@@ -138,6 +152,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("simulate: tick %v must be positive", c.tick)
 	case c.startDelay < 0 || c.readyDelay < 0 || c.terminateDelay < 0:
 		return fmt.Errorf("simulate: delays must not be negative (start %v, readiness %v, termination %v)", c.startDelay, c.readyDelay, c.terminateDelay)
+	case c.readyStagger < 0:
+		return fmt.Errorf("simulate: ready stagger %v must not be negative", c.readyStagger)
 	case math.IsNaN(c.failureRate) || c.failureRate < 0 || c.failureRate > 1:
 		return fmt.Errorf("simulate: failure rate %v must be between 0 and 1", c.failureRate)
 	case c.burst <= 0:

@@ -79,6 +79,8 @@ func TestRunErrors(t *testing.T) {
 			reason: "a probability is between 0 and 1"},
 		{name: "negative delay", opts: []simulate.Option{simulate.WithReadinessDelay(-time.Second)}, want: "delays",
 			reason: "pods cannot become ready before they start"},
+		{name: "negative stagger", opts: []simulate.Option{simulate.WithReadyStagger(-time.Millisecond)}, want: "ready stagger",
+			reason: "pods cannot be spaced by a negative time"},
 		{name: "bad burst", opts: []simulate.Option{simulate.WithBurstReplicas(0)}, want: "burst",
 			reason: "a ReplicaSet controller that creates no pods never converges"},
 		{name: "bad step limit", opts: []simulate.Option{simulate.WithMaxSteps(0)}, want: "step limit",

@@ -79,6 +79,10 @@ type world struct {
 	perNode   []int
 	// deleted are the deletions of the last step, in order.
 	deleted []Deletion
+	// lastSlot is the ready time of the last pod given a slot (see
+	// [WithReadyStagger]); slotted reports whether one was.
+	lastSlot time.Duration
+	slotted  bool
 }
 
 func newWorld(cfg *config, start time.Time) *world {
@@ -149,8 +153,25 @@ func (w *world) startPod(rs *appsv1.ReplicaSet, now time.Duration) pod {
 	}
 	if failing {
 		ready = never
+	} else if w.cfg.readyStagger > 0 {
+		ready = w.slot(ready)
 	}
 	return w.newPod(now, started, ready)
+}
+
+// slot returns the ready time of a pod due to become ready at due under
+// [WithReadyStagger]: the first multiple of the stagger at or after due
+// that comes after the last slot given. Pods are created in time order
+// and all have the same delays, so due times never decrease and the slots
+// are a queue.
+func (w *world) slot(due time.Duration) time.Duration {
+	s := w.cfg.readyStagger
+	t := (due + s - 1) / s * s
+	if w.slotted && t <= w.lastSlot {
+		t = w.lastSlot + s
+	}
+	w.lastSlot, w.slotted = t, true
+	return t
 }
 
 // step runs the ReplicaSet controller and the kubelets at now over the

@@ -157,6 +157,15 @@ func TestWorldStep(t *testing.T) {
 			"burstReplicas caps the pods created per ReplicaSet and step"},
 		{"failing image never ready", 2, 0, func(c *config) { c.failingImages = map[string]bool{"bad": true} }, []time.Duration{0, time.Minute}, counts{pods: 2},
 			"pods of a failing image run but never pass readiness"},
+		{"stagger: one ready per slot", 3, 0, func(c *config) { c.readyStagger = 400 * time.Millisecond },
+			[]time.Duration{0, 5200 * time.Millisecond}, counts{pods: 3, ready: 1, available: 1},
+			"due at 5s, a 400ms stagger: slots at multiples of 400ms, so ready at 5.2s, 5.6s and 6s; one at 5.2s"},
+		{"stagger: all ready after their slots", 3, 0, func(c *config) { c.readyStagger = 400 * time.Millisecond },
+			[]time.Duration{0, 6 * time.Second}, counts{pods: 3, ready: 3, available: 3},
+			"the third slot is 6s"},
+		{"stagger: failing pods hold no slot", 2, 0, func(c *config) { c.readyStagger = time.Second; c.failingImages = map[string]bool{"bad": true} },
+			[]time.Duration{0, time.Minute}, counts{pods: 2},
+			"a failing pod is never ready, stagger or not"},
 		{"certain failure", 2, 0, func(c *config) { c.failureRate = 1 }, []time.Duration{0, time.Minute}, counts{pods: 2},
 			"a failure rate of 1 breaks every pod"},
 	} {
@@ -341,5 +350,29 @@ func TestNodeSpreading(t *testing.T) {
 				t.Errorf("pods per node %v, want %v (%s)", w.perNode, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+// TestReadyStaggerSlots checks the slots of WithReadyStagger: a grid of the
+// stagger from the start, one pod per slot, in creation order, never
+// before a pod's due time.
+func TestReadyStaggerSlots(t *testing.T) {
+	cfg := defaults()
+	cfg.readyStagger = 500 * time.Millisecond
+	w := newWorld(&cfg, time.Time{})
+	rs := testRS("a", 2, 0)
+	rs.Spec.Template.Spec.Containers[0].Image = "good"
+	var ready []time.Duration
+	for _, now := range []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 5300 * time.Millisecond, 9 * time.Second} {
+		ready = append(ready, w.startPod(rs, now).ready)
+	}
+	want := []time.Duration{
+		5500 * time.Millisecond,  // due 5.01s: the next grid point
+		6000 * time.Millisecond,  // due 5.01s too: the slot after
+		10500 * time.Millisecond, // due 10.3s: the next grid point, free
+		14000 * time.Millisecond, // due 14s, on the grid
+	}
+	if !slices.Equal(ready, want) {
+		t.Errorf("ready times %v, want %v", ready, want)
 	}
 }

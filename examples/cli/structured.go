@@ -79,6 +79,21 @@ type jsonStep struct {
 	Replicas     int32               `json:"replicas"`
 	ReplicaSets  []jsonReplicaSetRow `json:"replicaSets"`
 	Totals       jsonCounts          `json:"totals"`
+	Deleted      []jsonDeletion      `json:"deleted,omitempty"`
+}
+
+// jsonDeletion is a pod the ReplicaSet controller deleted as the world
+// moved to the step (simulate.Step.Deleted), in the vocabulary of the
+// actions: its kind ("PodDeleted") and its text (what ranked it first),
+// with the ReplicaSet, the pod, its node and its place in the deletion
+// order.
+type jsonDeletion struct {
+	Kind       string `json:"kind"`
+	ReplicaSet string `json:"replicaSet"`
+	Pod        string `json:"pod"`
+	Node       string `json:"node,omitempty"`
+	Position   int    `json:"position"`
+	Text       string `json:"text"`
 }
 
 // jsonStepAction is an action of a step in the vocabulary of plan -o json
@@ -134,6 +149,10 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 		}
 		for _, a := range s.Actions {
 			js.Actions = append(js.Actions, stepAction(a))
+		}
+		for _, d := range s.Deleted {
+			js.Deleted = append(js.Deleted, jsonDeletion{Kind: "PodDeleted", ReplicaSet: d.ReplicaSet, Pod: d.Pod, Node: d.Node,
+				Position: d.Position, Text: d.Why})
 		}
 		for _, rs := range s.ReplicaSets {
 			js.ReplicaSets = append(js.ReplicaSets, jsonReplicaSetRow{Name: rs.Name, Revision: rs.Revision, New: rs.New, Replicas: rs.Replicas, Pods: countsJSON(rs.Pods)})
