@@ -9,7 +9,10 @@
 # The inputs are drawn once, in this module, by package defaulting's
 # generator (TestWriteMinorInputs, DEPLOYSYNC_DEFAULTING_INPUTS=path: the
 # first 20,000 Deployments of seed 26; about 43 MB gzipped, kept in the
-# scratch directory, never committed). For each minor other than
+# scratch directory, never committed), and the accepted set
+# (TestWriteAcceptedInputs, DEPLOYSYNC_DEFAULTING_ACCEPTED_INPUTS=path: the
+# first 3,000 Deployments v1.37.2's validation accepts after the repair of
+# repair_test.go), recorded into <minor>.accepted.jsonl.gz. For each minor other than
 # 1.37 the script makes a scratch module (never committed, never built by
 # CI) named like the conformance module, holding copies of package
 # defaulting's upstream.go and of defaulting/record, with go.mod pinned to
@@ -43,9 +46,11 @@ upstream_of() {
 
 mkdir -p "$scratch" "$out"
 inputs=$scratch/inputs.jsonl.gz
-if [ ! -f "$inputs" ] && [ "${DEPLOYSYNC_DEFAULTING_BUILD_ONLY:-}" != 1 ]; then
+accepted=$scratch/accepted.jsonl.gz
+if { [ ! -f "$inputs" ] || [ ! -f "$accepted" ]; } && [ "${DEPLOYSYNC_DEFAULTING_BUILD_ONLY:-}" != 1 ]; then
 	bash "$conf/hack/patch-apimachinery.sh"
-	(cd "$conf" && DEPLOYSYNC_DEFAULTING_INPUTS=$inputs go test ./defaulting -run '^TestWriteMinorInputs$' -count=1)
+	(cd "$conf" && DEPLOYSYNC_DEFAULTING_INPUTS=$inputs DEPLOYSYNC_DEFAULTING_ACCEPTED_INPUTS=$accepted \
+		go test ./defaulting -run '^TestWrite(Minor|Accepted)Inputs$' -count=1)
 fi
 minors=("$@")
 if [ ${#minors[@]} -eq 0 ]; then
@@ -90,5 +95,6 @@ for m in "${minors[@]}"; do
 		continue
 	fi
 	"$dir/record" -in "$inputs" -out "$out/$m.jsonl.gz"
+	"$dir/record" -in "$accepted" -out "$out/$m.accepted.jsonl.gz"
 	echo "record-defaulting: $m: recorded in $(($(date +%s) - built))s"
 done
