@@ -52,10 +52,19 @@ func TestWriteMinorInputs(t *testing.T) {
 		t.Skip("DEPLOYSYNC_DEFAULTING_INPUTS is not set")
 	}
 	g := newGenerator(26)
+	ds := make([]*appsv1.Deployment, recordedCount)
+	for i := range ds {
+		ds[i], _ = g.deployment(i)
+	}
+	writeInputs(t, path, ds)
+}
+
+// writeInputs writes Deployments to path, one JSON object a line, gzipped.
+func writeInputs(t *testing.T, path string, ds []*appsv1.Deployment) {
+	t.Helper()
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	for i := 0; i < recordedCount; i++ {
-		d, _ := g.deployment(i)
+	for _, d := range ds {
 		if _, err := zw.Write(append(mustJSON(t, d), '\n')); err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +79,12 @@ func TestWriteMinorInputs(t *testing.T) {
 
 func readRecords(t *testing.T, minor string) []minorRecord {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "defaulting", minor+".jsonl.gz"))
+	return readRecordFile(t, minor, minor+".jsonl.gz")
+}
+
+func readRecordFile(t *testing.T, minor, name string) []minorRecord {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "testdata", "defaulting", name))
 	if err != nil {
 		t.Fatal(err)
 	}

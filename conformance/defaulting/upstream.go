@@ -79,3 +79,32 @@ func PodTemplate(in *corev1.PodTemplateSpec) (*corev1.PodTemplateSpec, error) {
 	}
 	return &out.Template, nil
 }
+
+// DeploymentUpdate runs an update through the path a v1.37.2 apiserver
+// takes, at its default feature gates: old (the stored object) converted
+// to the internal apps.Deployment as it is, updated defaulted and
+// converted, the stored generation kept (as rest.BeforeUpdate keeps it),
+// the registry strategy's PrepareForUpdate, and the conversion
+// back to apps/v1.
+func DeploymentUpdate(old, updated *appsv1.Deployment) (*appsv1.Deployment, error) {
+	var oldInternal apps.Deployment
+	if err := legacyscheme.Scheme.Convert(old.DeepCopy(), &oldInternal, nil); err != nil {
+		return nil, fmt.Errorf("old to internal: %w", err)
+	}
+	obj := updated.DeepCopy()
+	legacyscheme.Scheme.Default(obj)
+	var internal apps.Deployment
+	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
+		return nil, fmt.Errorf("to internal: %w", err)
+	}
+	// rest.BeforeUpdate keeps the stored generation before the strategy
+	// runs: a request cannot set it.
+	internal.Generation = oldInternal.Generation
+	deployment.Strategy.PrepareForUpdate(context.Background(), &internal, &oldInternal)
+	out := &appsv1.Deployment{}
+	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
+		return nil, fmt.Errorf("to apps/v1: %w", err)
+	}
+	out.APIVersion, out.Kind = "apps/v1", "Deployment"
+	return out, nil
+}

@@ -15,13 +15,13 @@ import (
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/defaults"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/simulate"
 )
@@ -289,8 +289,11 @@ func (g *globals) whatIfInput(cmd *cobra.Command, state string) (*whatIfInput, e
 	return liveInput(ctx, client, source, md, raw, where, opts)
 }
 
-// offlineInput defaults the manifest with the library and merges it over
-// the live Deployment as an apply would.
+// offlineInput merges the manifest over the live Deployment as an apply
+// would and has the library default the result as the chosen minor's
+// apiserver stores an update (defaults.DeploymentUpdate: the live status,
+// the generation one up if the spec or the annotations changed, the
+// fields of a disabled gate kept where the live template uses them).
 func offlineInput(live *Manifest, md *appsv1.Deployment, where, version string) (*whatIfInput, error) {
 	in := &whatIfInput{live: live, defaultedBy: "the library's defaulting of Kubernetes " + minorName(version) + " (no cluster: --state)"}
 	d := md.DeepCopy()
@@ -300,17 +303,16 @@ func offlineInput(live *Manifest, md *appsv1.Deployment, where, version string) 
 		d.Spec.Replicas = ptr.To(*live.Deployment.Spec.Replicas)
 		in.notes = append(in.notes, fmt.Sprintf("the manifest sets no spec.replicas: the live %d stays, as an apply that never set it leaves it", *d.Spec.Replicas))
 	}
-	dd, err := apiserverDefaults(version, d)
+	dd, err := defaults.DeploymentUpdate(version, live.Deployment, mergeOver(live.Deployment, d))
 	if err != nil {
 		return nil, fmt.Errorf("%s: Deployment %s/%s: %w", where, d.Namespace, d.Name, err)
 	}
-	in.desired = mergeOver(live.Deployment, dd)
+	in.desired = dd
 	return in, nil
 }
 
 // mergeOver returns the live Deployment with the applied one's spec,
-// labels and annotations: what the cluster holds after the apply, its
-// status still the live one, its generation one up if the spec changed.
+// labels and annotations: what an apply sends as the update.
 func mergeOver(live, applied *appsv1.Deployment) *appsv1.Deployment {
 	out := live.DeepCopy()
 	out.Spec = *applied.Spec.DeepCopy()
@@ -325,9 +327,6 @@ func mergeOver(live, applied *appsv1.Deployment) *appsv1.Deployment {
 			out.Annotations = map[string]string{}
 		}
 		out.Annotations[k] = v
-	}
-	if !equality.Semantic.DeepEqual(live.Spec, out.Spec) {
-		out.Generation++
 	}
 	return out
 }

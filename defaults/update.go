@@ -1,0 +1,93 @@
+package defaults
+
+import (
+	"reflect"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/facts"
+)
+
+// DeploymentUpdate returns the Deployment the kube-apiserver of the given
+// minor stores when a client updates old (the stored object, as read
+// back) with updated (a manifest, as written): updated gets the defaults
+// and the conversion round trip of [Deployment]; then, as the registry's
+// update strategy does, the status is old's, a template field whose
+// feature gate is off at that minor is dropped unless old's template uses
+// a field of the same gate, and metadata.generation is old's plus one
+// where the spec or the annotations differ from old's (semantically,
+// after defaulting), else old's. Fields an apiserver fills from its own
+// state (uid, creationTimestamp, resourceVersion, managedFields) are left
+// as updated gives them. version is as for [Deployment]; a Deployment the
+// library's Sync would refuse is an [*deployutil.InputError]. Neither
+// argument is modified.
+func DeploymentUpdate(version string, old, updated *appsv1.Deployment) (*appsv1.Deployment, error) {
+	g, err := minorGates(version)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil || updated == nil {
+		return nil, &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "no old or updated Deployment given", Rule: ruleInput}
+	}
+	out := updated.DeepCopy()
+	dropUnknown(out, g.minor)
+	defaultDeploymentSpec(&out.Spec)
+	defaultTemplate(&out.Spec.Template, g.ImageVolume)
+	if err := normalizeRollbackTo(out); err != nil {
+		return nil, err
+	}
+	out.Status = *old.Status.DeepCopy()
+	dropDisabled(&out.Spec.Template, gatesInUse(g, &old.Spec.Template))
+	out.Generation = old.Generation
+	// The strategy compares the internal objects: old's rollback
+	// annotation is read as a number too.
+	cmp := &appsv1.Deployment{ObjectMeta: *old.ObjectMeta.DeepCopy()}
+	if normalizeRollbackTo(cmp) != nil {
+		cmp.Annotations = old.Annotations
+	}
+	if !equality.Semantic.DeepEqual(out.Spec, old.Spec) || !equality.Semantic.DeepEqual(out.Annotations, cmp.Annotations) {
+		out.Generation = old.Generation + 1
+	}
+	out.APIVersion, out.Kind = "apps/v1", "Deployment"
+	if err := readBack(&out); err != nil {
+		return nil, err
+	}
+	if err := facts.Validate(out, nil, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// gatesInUse returns g with each gate that is off turned on where the old
+// template uses a field of that gate: the fields dropping that gate alone
+// would remove, as the registry keeps a disabled field an object already
+// has.
+func gatesInUse(g gates, old *corev1.PodTemplateSpec) gates {
+	all := g
+	av := reflect.ValueOf(&all).Elem()
+	for i := 0; i < av.NumField(); i++ {
+		if av.Field(i).Kind() == reflect.Bool {
+			av.Field(i).SetBool(true)
+		}
+	}
+	kept := old.DeepCopy()
+	dropDisabled(kept, all) // only the init-container annotations go
+	out := g
+	ov := reflect.ValueOf(&out).Elem()
+	for i := 0; i < ov.NumField(); i++ {
+		if ov.Field(i).Kind() != reflect.Bool || ov.Field(i).Bool() {
+			continue
+		}
+		one := all
+		reflect.ValueOf(&one).Elem().Field(i).SetBool(false)
+		t := old.DeepCopy()
+		dropDisabled(t, one)
+		if !equality.Semantic.DeepEqual(t, kept) {
+			ov.Field(i).SetBool(true)
+		}
+	}
+	return out
+}

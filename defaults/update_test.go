@@ -1,0 +1,68 @@
+package defaults
+
+import (
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+)
+
+func TestDeploymentUpdate(t *testing.T) {
+	manifest := func() *appsv1.Deployment {
+		return &appsv1.Deployment{
+			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+			Spec: appsv1.DeploymentSpec{
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "nginx:1.27"}}},
+				},
+			},
+		}
+	}
+	old, err := Deployment("1.37", manifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Generation = 4
+	old.Status = appsv1.DeploymentStatus{ObservedGeneration: 4, Replicas: 1}
+	// 1.37's PodLevelResources is on; 1.33's is off, so 1.33 drops
+	// spec.resources unless the stored template has it.
+	withPodResources := func(d *appsv1.Deployment) *appsv1.Deployment {
+		d = d.DeepCopy()
+		d.Spec.Template.Spec.Resources = &corev1.ResourceRequirements{}
+		return d
+	}
+	for _, tc := range []struct {
+		name, version string
+		old, updated  *appsv1.Deployment
+		generation    int64
+		podResources  bool
+		reason        string
+	}{
+		{"same manifest", "1.37", old, manifest(), 4, false, "equal after defaulting: the generation stays"},
+		{"replicas", "1.37", old, func() *appsv1.Deployment { d := manifest(); d.Spec.Replicas = ptr.To[int32](3); return d }(), 5, false, "a spec change bumps the generation"},
+		{"annotation", "1.37", old, func() *appsv1.Deployment { d := manifest(); d.Annotations = map[string]string{"a": "b"}; return d }(), 5, false, "an annotation change bumps it too (annotations are copied to ReplicaSets)"},
+		{"gate off, old lacks the field", "1.33", old, withPodResources(manifest()), 4, false, "a disabled field is dropped when the stored object does not use it (and so the spec is unchanged)"},
+		{"gate off, old has the field", "1.33", withPodResources(old), withPodResources(manifest()), 4, true, "a disabled field the stored object uses is kept"},
+	} {
+		got, err := DeploymentUpdate(tc.version, tc.old, tc.updated)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got.Generation != tc.generation {
+			t.Errorf("%s: generation %d, want %d (%s)", tc.name, got.Generation, tc.generation, tc.reason)
+		}
+		if got.Status.ObservedGeneration != 4 || got.Status.Replicas != 1 {
+			t.Errorf("%s: status %+v, want the stored one", tc.name, got.Status)
+		}
+		if has := got.Spec.Template.Spec.Resources != nil; has != tc.podResources {
+			t.Errorf("%s: spec.template.spec.resources kept %v, want %v (%s)", tc.name, has, tc.podResources, tc.reason)
+		}
+	}
+	if _, err := DeploymentUpdate("", nil, manifest()); err == nil {
+		t.Error("a nil old Deployment: no error")
+	}
+}
