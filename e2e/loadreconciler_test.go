@@ -7,17 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/client-go/kubernetes/scheme"
 	restclient "k8s.io/client-go/rest"
-	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
-	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
-	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-
-	"github.com/deploysync/deploysync/examples/controller/applier"
-	"github.com/deploysync/deploysync/examples/controller/reconciler"
 )
 
 // crFlavour is the load's third flavour: the controller-runtime
@@ -32,34 +23,7 @@ func loadWithReconciler() bool { return os.Getenv("DEPLOYSYNC_E2E_RECONCILER") =
 // and keeps syncs at the number of reconciles controller-runtime has
 // counted for it.
 func startLoadReconciler(t *testing.T, cfg *restclient.Config, namespaces []string, syncs *atomic.Int64) (stop func()) {
-	c := restclient.CopyConfig(cfg)
-	c.QPS, c.Burst = 1000, 1000
-	c = restclient.AddUserAgent(c, "deploysync-reconciler")
-	nss := map[string]ctrlcache.Config{}
-	for _, ns := range namespaces {
-		nss[ns] = ctrlcache.Config{}
-	}
-	mgr, err := ctrl.NewManager(c, ctrl.Options{
-		Scheme:                 scheme.Scheme,
-		Cache:                  ctrlcache.Options{DefaultNamespaces: nss},
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Controller:             ctrlconfig.Controller{SkipNameValidation: ptr.To(true), MaxConcurrentReconciles: loadWorkers},
-	})
-	if err != nil {
-		t.Fatalf("controller-runtime manager: %v", err)
-	}
-	r := &reconciler.Reconciler{
-		Client: mgr.GetClient(),
-		Applier: &applier.Applier{
-			Client: clientFor(t, cfg, "deploysync-reconciler"),
-			//lint:ignore SA1019 core/v1 events through record.EventRecorder, as kube-controller-manager records them
-			Recorder: mgr.GetEventRecorderFor(applier.Component),
-		},
-	}
-	if err := r.SetupWithManager(mgr); err != nil {
-		t.Fatalf("setting up the reconciler: %v", err)
-	}
+	mgr := newReconcilerManager(t, cfg, namespaces, loadWorkers)
 	base := reconcilesOf("deploysync")
 	stopCount := runUntilStopped(func(ctx context.Context) {
 		tick := time.NewTicker(100 * time.Millisecond)
@@ -73,11 +37,7 @@ func startLoadReconciler(t *testing.T, cfg *restclient.Config, namespaces []stri
 			}
 		}
 	})
-	stopMgr := runUntilStopped(func(ctx context.Context) {
-		if err := mgr.Start(ctx); err != nil {
-			t.Errorf("controller-runtime manager: %v", err)
-		}
-	})
+	stopMgr := runManager(t, mgr)
 	return func() { stopMgr(); stopCount() }
 }
 
