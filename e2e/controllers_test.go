@@ -121,26 +121,23 @@ func startClientGoControllerWith(t *testing.T, cfg *restclient.Config, ns, agent
 }
 
 func startReconciler(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
-	return runManager(t, newReconcilerManager(t, cfg, []string{ns}, 0))
+	cache := ctrlcache.Options{DefaultNamespaces: map[string]ctrlcache.Config{ns: {}}}
+	return runManager(t, newReconcilerManager(t, cfg, cache, 0))
 }
 
-// newReconcilerManager returns a controller-runtime manager caching the
-// namespaces given, with the reconciler registered; its clients (the
+// newReconcilerManager returns a controller-runtime manager caching what
+// cache selects, with the reconciler registered; its clients (the
 // cache's and the reconciler's writes) go through cfg under the user agent
 // deploysync-reconciler. workers is the controller's
 // MaxConcurrentReconciles (0: controller-runtime's default, one).
-func newReconcilerManager(t *testing.T, cfg *restclient.Config, namespaces []string, workers int) ctrl.Manager {
+func newReconcilerManager(t *testing.T, cfg *restclient.Config, cache ctrlcache.Options, workers int) ctrl.Manager {
 	t.Helper()
 	c := restclient.CopyConfig(cfg)
 	c.QPS, c.Burst = 1000, 1000
 	c = restclient.AddUserAgent(c, "deploysync-reconciler")
-	nss := map[string]ctrlcache.Config{}
-	for _, ns := range namespaces {
-		nss[ns] = ctrlcache.Config{}
-	}
 	mgr, err := ctrl.NewManager(c, ctrl.Options{
 		Scheme:                 scheme.Scheme,
-		Cache:                  ctrlcache.Options{DefaultNamespaces: nss},
+		Cache:                  cache,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		// Many managers in one process: the same controller name is
