@@ -2,10 +2,13 @@ package e2e
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -174,7 +177,20 @@ var agentFlavours = map[string]string{"deployment-controller": kcmFlavour, "depl
 // logAuditCosts prints, per flavour and Deployment controller, the
 // requests by verb over the whole load and, per rollout (phases after
 // create), writes and 409s as the apiserver saw them.
+//
+// With DEPLOYSYNC_E2E_AUDIT_KEEP=FILE it first copies the audit log to FILE
+// (the log lives in the test's temporary directory), for a closer look at
+// the requests (one JSON line each).
 func logAuditCosts(t *testing.T, path string, phaseStarts []time.Time, flavours []string, rollouts int) {
+	if keep := os.Getenv("DEPLOYSYNC_E2E_AUDIT_KEEP"); keep != "" {
+		if data, err := os.ReadFile(path); err != nil {
+			t.Errorf("audit log: %v", err)
+		} else if err := os.WriteFile(keep, data, 0o644); err != nil {
+			t.Errorf("keeping the audit log: %v", err)
+		} else {
+			t.Logf("audit log copied to %s (DEPLOYSYNC_E2E_AUDIT_KEEP)", keep)
+		}
+	}
 	costs, err := readAuditCosts(path, phaseStarts, flavours)
 	if err != nil {
 		t.Errorf("audit log: %v", err)
@@ -205,27 +221,19 @@ func logAuditCosts(t *testing.T, path string, phaseStarts []time.Time, flavours 
 			if len(total.byVerb) == 0 {
 				continue
 			}
-			keys := make([]string, 0, len(total.byVerb))
-			for k := range total.byVerb {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			var verbs []string
-			for _, k := range keys {
-				verbs = append(verbs, fmt.Sprintf("%s %d", k, total.byVerb[k]))
-			}
-			codes := make([]int, 0, len(total.byCode))
-			for k := range total.byCode {
-				codes = append(codes, k)
-			}
-			sort.Ints(codes)
-			var byCode []string
-			for _, k := range codes {
-				byCode = append(byCode, fmt.Sprintf("%d: %d", k, total.byCode[k]))
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.2f | %.3f |\n", fl, agent, strings.Join(verbs, ", "), strings.Join(byCode, ", "),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.2f | %.3f |\n", fl, agent, joinCounts(total.byVerb, "%v %d"), joinCounts(total.byCode, "%v: %d"),
 				float64(total.writes)/float64(rollouts), float64(total.conflicts)/float64(rollouts))
 		}
 	}
 	t.Log(b.String())
+}
+
+// joinCounts lists a table of counts in its keys' order, each entry as
+// format has it (given the key and the count), separated by commas.
+func joinCounts[K cmp.Ordered](counts map[K]int, format string) string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		out = append(out, fmt.Sprintf(format, k, counts[k]))
+	}
+	return strings.Join(out, ", ")
 }

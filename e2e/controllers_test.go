@@ -121,17 +121,28 @@ func startClientGoControllerWith(t *testing.T, cfg *restclient.Config, ns, agent
 }
 
 func startReconciler(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
+	cache := ctrlcache.Options{DefaultNamespaces: map[string]ctrlcache.Config{ns: {}}}
+	return runManager(t, newReconcilerManager(t, cfg, cache, 0))
+}
+
+// newReconcilerManager returns a controller-runtime manager caching what
+// cache selects, with the reconciler registered; its clients (the
+// cache's and the reconciler's writes) go through cfg under the user agent
+// deploysync-reconciler. workers is the controller's
+// MaxConcurrentReconciles (0: controller-runtime's default, one).
+func newReconcilerManager(t *testing.T, cfg *restclient.Config, cache ctrlcache.Options, workers int) ctrl.Manager {
+	t.Helper()
 	c := restclient.CopyConfig(cfg)
 	c.QPS, c.Burst = 1000, 1000
 	c = restclient.AddUserAgent(c, "deploysync-reconciler")
 	mgr, err := ctrl.NewManager(c, ctrl.Options{
 		Scheme:                 scheme.Scheme,
-		Cache:                  ctrlcache.Options{DefaultNamespaces: map[string]ctrlcache.Config{ns: {}}},
+		Cache:                  cache,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
-		// One manager per namespace in one process: the same controller
-		// name is registered many times.
-		Controller: ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
+		// Many managers in one process: the same controller name is
+		// registered many times.
+		Controller: ctrlconfig.Controller{SkipNameValidation: ptr.To(true), MaxConcurrentReconciles: workers},
 	})
 	if err != nil {
 		t.Fatalf("controller-runtime manager: %v", err)
@@ -147,6 +158,12 @@ func startReconciler(t *testing.T, cfg *restclient.Config, ns string) (stop func
 	if err := r.SetupWithManager(mgr); err != nil {
 		t.Fatalf("setting up the reconciler: %v", err)
 	}
+	return mgr
+}
+
+// runManager starts mgr until the returned stop is called; stop returns
+// once the manager has stopped.
+func runManager(t *testing.T, mgr ctrl.Manager) (stop func()) {
 	return runUntilStopped(func(ctx context.Context) {
 		if err := mgr.Start(ctx); err != nil {
 			t.Errorf("controller-runtime manager: %v", err)

@@ -402,11 +402,7 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 		cr := loadFlavour{name: crFlavour, syncs: &atomic.Int64{}}
 		crInj := newFaultInjector(seed, oursRates)
 		cr.counts = crInj.counts
-		var nss []string
-		for k := range form.namespaces {
-			nss = append(nss, loadNamespace(crFlavour, k))
-		}
-		t.Cleanup(startLoadReconciler(t, crInj.wrap(cfg), nss, cr.syncs))
+		t.Cleanup(startLoadReconciler(t, crInj.wrap(cfg), form.namespaces, cr.syncs))
 		flavours = append(flavours, cr)
 		injectors = append(injectors, crInj)
 	}
