@@ -45,7 +45,8 @@
 // in the conformance module: against v1.37.2's own create path on every
 // run, and against each minor's (v1.33.5, v1.34.4, v1.35.4, v1.36.3,
 // v1.37.2) recorded create path on 20,000 random Deployments per minor
-// and on 3,000 that every minor's full validation accepts.
+// on 3,000 that every minor's full validation accepts, and on the
+// distinct Deployments (and templates) of that minor's recorded corpora.
 //
 // [DeploymentUpdate] gives the object stored on an update instead: the
 // status and, unless the spec or annotations change, the generation of

@@ -153,63 +153,7 @@ func TestMinorDeployments(t *testing.T) {
 			if rec.In != sum(line, 8) {
 				t.Fatalf("%s #%d: the input is not the one recorded (the generator changed?): record again with hack/record-defaulting.sh", m, i)
 			}
-			start := time.Now()
-			var in appsv1.Deployment
-			if err := json.Unmarshal(line, &in); err != nil {
-				t.Fatal(err)
-			}
-			ours, err := defaults.Deployment(m, &in)
-			diff := func(format string, args ...any) {
-				st.diffs++
-				if st.diffs <= 3 {
-					t.Errorf("%s #%d: "+format+"\ninput: %s", append(append([]any{m, i}, args...), line)...)
-				}
-			}
-			switch {
-			case rec.Err != "":
-				if err == nil {
-					diff("upstream fails (%s), we default", rec.Err)
-				}
-				st.refused++
-			case err != nil:
-				if rec.Valid {
-					diff("we refuse (%v) what upstream accepts", err)
-				}
-				st.refused++
-			default:
-				if !rec.Valid {
-					st.upstreamOnlyInvalid++
-				}
-				st.compared++
-				b := mustJSON(t, ours)
-				if sum(b, 16) != rec.Out {
-					diff("JSON differs from upstream's; ours: %s", b)
-					break
-				}
-				h, err := deployutil.ComputeHashFor(m, &ours.Spec.Template, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if h != rec.Hash {
-					diff("pod-template-hash %s upstream (read back), %s ours", rec.Hash, h)
-				}
-			}
-			// As TestRandomDeployments, the ReplicaSet and PodTemplate of a
-			// Deployment both accept.
-			if i < recordedOthers && rec.Err == "" && err == nil {
-				st.others++
-				rs, tmpl := otherDigests(t, m, &in)
-				for _, c := range []struct{ kind, ours, up string }{{"ReplicaSet", rs, rec.ReplicaSet}, {"PodTemplate", tmpl, rec.Template}} {
-					upErr, ourErr := strings.HasPrefix(c.up, "error: "), strings.HasPrefix(c.ours, "error: ")
-					if upErr != ourErr || (!upErr && c.ours != c.up) {
-						st.otherDiffs++
-						if st.otherDiffs <= 3 {
-							t.Errorf("%s #%d %s: upstream %s, ours %s\ninput: %s", m, i, c.kind, c.up, c.ours, line)
-						}
-					}
-				}
-			}
-			st.took += time.Since(start)
+			st.replay(t, m, i, line, rec)
 		}
 	}
 	for _, m := range recordedMinors {
@@ -228,7 +172,7 @@ func otherDigests(t *testing.T, minor string, d *appsv1.Deployment) (rs, tmpl st
 		if err != nil {
 			return "error: " + err.Error()
 		}
-		return sum(mustJSON(t, v), 16)
+		return sum(Canonical(mustJSON(t, v)), 16)
 	}
 	in := &appsv1.ReplicaSet{ObjectMeta: d.ObjectMeta, Spec: appsv1.ReplicaSetSpec{
 		Replicas: d.Spec.Replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: d.Spec.Selector, Template: d.Spec.Template,
@@ -238,4 +182,73 @@ func otherDigests(t *testing.T, minor string, d *appsv1.Deployment) (rs, tmpl st
 	p, err := defaults.PodTemplate(minor, &d.Spec.Template)
 	tmpl = digest(p, err)
 	return rs, tmpl
+}
+
+// replay compares defaults.Deployment of minor m on one recorded input
+// (line, the input's JSON, #i of its file) with the recording rec of
+// that minor's create path, and counts the outcome in st: the recorded
+// JSON (by SHA-256) and pod-template-hash where both accept, a refusal
+// where upstream's conversion fails (where only upstream's validation
+// refuses, the library may refuse or default: it checks only what Sync
+// reads), and for the first recordedOthers inputs the ReplicaSet and
+// PodTemplate made from the Deployment.
+func (st *minorStats) replay(t *testing.T, m string, i int, line []byte, rec minorRecord) {
+	t.Helper()
+	start := time.Now()
+	var in appsv1.Deployment
+	if err := json.Unmarshal(line, &in); err != nil {
+		t.Fatal(err)
+	}
+	ours, err := defaults.Deployment(m, &in)
+	diff := func(format string, args ...any) {
+		st.diffs++
+		if st.diffs <= 3 {
+			t.Errorf("%s #%d: "+format+"\ninput: %s", append(append([]any{m, i}, args...), line)...)
+		}
+	}
+	switch {
+	case rec.Err != "":
+		if err == nil {
+			diff("upstream fails (%s), we default", rec.Err)
+		}
+		st.refused++
+	case err != nil:
+		if rec.Valid {
+			diff("we refuse (%v) what upstream accepts", err)
+		}
+		st.refused++
+	default:
+		if !rec.Valid {
+			st.upstreamOnlyInvalid++
+		}
+		st.compared++
+		b := mustJSON(t, ours)
+		if sum(Canonical(b), 16) != rec.Out {
+			diff("JSON differs from upstream's; ours: %s", b)
+			break
+		}
+		h, err := deployutil.ComputeHashFor(m, &ours.Spec.Template, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h != rec.Hash {
+			diff("pod-template-hash %s upstream (read back), %s ours", rec.Hash, h)
+		}
+	}
+	// As TestRandomDeployments, the ReplicaSet and PodTemplate of a
+	// Deployment both accept.
+	if i < recordedOthers && rec.Err == "" && err == nil {
+		st.others++
+		rs, tmpl := otherDigests(t, m, &in)
+		for _, c := range []struct{ kind, ours, up string }{{"ReplicaSet", rs, rec.ReplicaSet}, {"PodTemplate", tmpl, rec.Template}} {
+			upErr, ourErr := strings.HasPrefix(c.up, "error: "), strings.HasPrefix(c.ours, "error: ")
+			if upErr != ourErr || (!upErr && c.ours != c.up) {
+				st.otherDiffs++
+				if st.otherDiffs <= 3 {
+					t.Errorf("%s #%d %s: upstream %s, ours %s\ninput: %s", m, i, c.kind, c.up, c.ours, line)
+				}
+			}
+		}
+	}
+	st.took += time.Since(start)
 }

@@ -6,7 +6,9 @@
 package defaulting
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -107,4 +109,44 @@ func DeploymentUpdate(old, updated *appsv1.Deployment) (*appsv1.Deployment, erro
 	}
 	out.APIVersion, out.Kind = "apps/v1", "Deployment"
 	return out, nil
+}
+
+// Canonical returns the JSON b with every object member whose value is
+// null left out, and the members in key order: the form the recordings'
+// digests are taken of. A null member decodes as an absent one, but
+// k8s.io/apimachinery before v0.34 writes an unset creationTimestamp of
+// a pod template as null where later versions leave it out, so the same
+// object has other bytes from 1.33's code than from the library's. b that
+// is not JSON is returned as it is.
+func Canonical(b []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return b
+	}
+	out, err := json.Marshal(dropNulls(v))
+	if err != nil {
+		return b
+	}
+	return out
+}
+
+// dropNulls removes, in place, the null members of every object in v.
+func dropNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if e == nil {
+				delete(x, k)
+				continue
+			}
+			x[k] = dropNulls(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = dropNulls(e)
+		}
+	}
+	return v
 }

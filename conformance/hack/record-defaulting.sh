@@ -41,6 +41,13 @@ if { [ ! -f "$inputs" ] || [ ! -f "$accepted" ]; } && [ "${DEPLOYSYNC_DEFAULTING
 	(cd "$conf" && DEPLOYSYNC_DEFAULTING_INPUTS=$inputs DEPLOYSYNC_DEFAULTING_ACCEPTED_INPUTS=$accepted \
 		go test ./defaulting -run '^TestWrite(Minor|Accepted)Inputs$' -count=1)
 fi
+# Each minor's corpora (testdata/minors/<minor>) give that minor a third
+# set: their distinct Deployments (TestWriteCorporaInputs), recorded into
+# <minor>.corpora.jsonl.gz. They are cheap to draw, so always drawn again.
+if [ "${DEPLOYSYNC_DEFAULTING_BUILD_ONLY:-}" != 1 ]; then
+	bash "$conf/hack/patch-apimachinery.sh"
+	(cd "$conf" && DEPLOYSYNC_DEFAULTING_CORPORA_INPUTS=$scratch go test ./defaulting -run '^TestWriteCorporaInputs$' -count=1)
+fi
 minors=("$@")
 if [ ${#minors[@]} -eq 0 ]; then
 	minors=(1.33 1.34 1.35 1.36 1.37)
@@ -70,5 +77,6 @@ for m in "${minors[@]}"; do
 	fi
 	"$dir/record" -in "$inputs" -out "$out/$m.jsonl.gz"
 	"$dir/record" -in "$accepted" -out "$out/$m.accepted.jsonl.gz"
+	"$dir/record" -in "$scratch/corpora-$m.jsonl.gz" -out "$out/$m.corpora.jsonl.gz"
 	echo "record-defaulting: $m: recorded in $(($(date +%s) - built))s"
 done

@@ -4,7 +4,8 @@
 // with (so the fields that minor does not know are dropped, as its
 // apiserver drops them), runs it through package defaulting's create path
 // (the k8s.io/kubernetes it is built with) and writes a line for each:
-// the SHA-256 of the Deployment read back as JSON (cut to 128 bits; the
+// the SHA-256 of the Deployment read back as JSON, in
+// defaulting.Canonical's form (cut to 128 bits; the
 // JSON itself would make the corpus too big to commit), whether the
 // strategy's validation accepts it, the conversion's error, the
 // pod-template-hash the controller computes over the object read back,
@@ -106,7 +107,7 @@ func run(inPath, outPath string) error {
 			if err := json.Unmarshal(b, &back); err != nil {
 				return err
 			}
-			rec.Out, rec.Valid, rec.Hash = sum(b, 16), valid, controller.ComputeHash(&back.Spec.Template, nil)
+			rec.Out, rec.Valid, rec.Hash = sum(defaulting.Canonical(b), 16), valid, controller.ComputeHash(&back.Spec.Template, nil)
 		}
 		if n < withOthers {
 			rec.ReplicaSet, rec.Template = others(&d)
@@ -145,7 +146,7 @@ func others(d *appsv1.Deployment) (rs, tmpl string) {
 		if err != nil {
 			return "error: " + err.Error()
 		}
-		return sum(b, 16)
+		return sum(defaulting.Canonical(b), 16)
 	}
 	r, err := defaulting.ReplicaSet(in.DeepCopy())
 	rs = digest(r, err)
