@@ -51,5 +51,6 @@
 // [DeploymentUpdate] gives the object stored on an update instead: the
 // status and, unless the spec or annotations change, the generation of
 // the stored object, and the fields of a disabled gate kept where the
-// stored object uses them; proven against v1.37.2's update path.
+// stored object uses them; proven against v1.37.2's update path on every
+// run and against each minor's recorded update path on 1,000 updates.
 package defaults

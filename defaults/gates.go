@@ -81,14 +81,7 @@ func defaultGates(m kversion.Minor) gates {
 // annotations, which every minor drops.
 func dropDisabled(t *corev1.PodTemplateSpec, g gates) {
 	s := &t.Spec
-	for _, k := range []string{
-		"pod.beta.kubernetes.io/init-containers",
-		"pod.alpha.kubernetes.io/init-containers",
-		"pod.beta.kubernetes.io/init-container-statuses",
-		"pod.alpha.kubernetes.io/init-container-statuses",
-	} {
-		delete(t.Annotations, k)
-	}
+	dropInitContainerAnnotations(t)
 	if !g.UserNamespacesSupport {
 		s.HostUsers = nil
 	}
@@ -321,5 +314,20 @@ func dropContainerFields(c *corev1.Container, init bool, g gates) {
 		if *c.Lifecycle == (corev1.Lifecycle{}) {
 			c.Lifecycle = nil
 		}
+	}
+}
+
+// dropInitContainerAnnotations deletes a template's legacy init-container
+// annotations. 1.37 deletes them with the disabled fields, from the new
+// object only; before 1.37 the conversion to the internal type deletes
+// them, from the stored object too (see [DeploymentUpdate]).
+func dropInitContainerAnnotations(t *corev1.PodTemplateSpec) {
+	for _, k := range []string{
+		"pod.beta.kubernetes.io/init-containers",
+		"pod.alpha.kubernetes.io/init-containers",
+		"pod.beta.kubernetes.io/init-container-statuses",
+		"pod.alpha.kubernetes.io/init-container-statuses",
+	} {
+		delete(t.Annotations, k)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // DeploymentUpdate returns the Deployment the kube-apiserver of the given
@@ -31,6 +32,16 @@ func DeploymentUpdate(version string, old, updated *appsv1.Deployment) (*appsv1.
 	}
 	if old == nil || updated == nil {
 		return nil, &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "no old or updated Deployment given", Rule: ruleInput}
+	}
+	// The apiserver reads the stored object into its own minor's types
+	// too: a field that minor does not know is not there to be used.
+	old = old.DeepCopy()
+	dropUnknown(old, g.minor)
+	if g.minor < kversion.V1_37 {
+		// Before 1.37 the conversion to the internal type drops the
+		// legacy init-container annotations, the stored object's too,
+		// so they never make a difference to the generation.
+		dropInitContainerAnnotations(&old.Spec.Template)
 	}
 	out := updated.DeepCopy()
 	dropUnknown(out, g.minor)
@@ -88,6 +99,13 @@ func gatesInUse(g gates, old *corev1.PodTemplateSpec) gates {
 		if !equality.Semantic.DeepEqual(t, kept) {
 			ov.Field(i).SetBool(true)
 		}
+	}
+	// Where upstream's in-use check asks less than "any field set": pod-
+	// level resources are in use only with a request or a limit (an
+	// empty resources: {} is dropped; off by default in 1.33 only).
+	if !g.PodLevelResources && out.PodLevelResources {
+		r := old.Spec.Resources
+		out.PodLevelResources = r != nil && (len(r.Requests) > 0 || len(r.Limits) > 0)
 	}
 	return out
 }

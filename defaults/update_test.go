@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 )
@@ -32,7 +33,17 @@ func TestDeploymentUpdate(t *testing.T) {
 	// spec.resources unless the stored template has it.
 	withPodResources := func(d *appsv1.Deployment) *appsv1.Deployment {
 		d = d.DeepCopy()
+		d.Spec.Template.Spec.Resources = &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+		return d
+	}
+	withEmptyPodResources := func(d *appsv1.Deployment) *appsv1.Deployment {
+		d = d.DeepCopy()
 		d.Spec.Template.Spec.Resources = &corev1.ResourceRequirements{}
+		return d
+	}
+	withInitAnnotation := func(d *appsv1.Deployment) *appsv1.Deployment {
+		d = d.DeepCopy()
+		d.Spec.Template.Annotations = map[string]string{"pod.beta.kubernetes.io/init-containers": "[]"}
 		return d
 	}
 	for _, tc := range []struct {
@@ -47,6 +58,9 @@ func TestDeploymentUpdate(t *testing.T) {
 		{"annotation", "1.37", old, func() *appsv1.Deployment { d := manifest(); d.Annotations = map[string]string{"a": "b"}; return d }(), 5, false, "an annotation change bumps it too (annotations are copied to ReplicaSets)"},
 		{"gate off, old lacks the field", "1.33", old, withPodResources(manifest()), 4, false, "a disabled field is dropped when the stored object does not use it (and so the spec is unchanged)"},
 		{"gate off, old has the field", "1.33", withPodResources(old), withPodResources(manifest()), 4, true, "a disabled field the stored object uses is kept"},
+		{"gate off, old has it empty", "1.33", withEmptyPodResources(old), withPodResources(manifest()), 5, false, "1.33's podLevelResourcesInUse asks for a request or a limit: an empty resources: {} is not in use, so the update's is dropped, and the template then differs from the stored one (recorded: TestMinorUpdates)"},
+		{"init-container annotation stored, 1.36", "1.36", withInitAnnotation(old), manifest(), 4, false, "before 1.37 the conversion drops the legacy annotation from the stored object too: no change"},
+		{"init-container annotation stored, 1.37", "1.37", withInitAnnotation(old), manifest(), 5, false, "1.37 drops it from the new object only: the template differs and the generation is bumped"},
 	} {
 		got, err := DeploymentUpdate(tc.version, tc.old, tc.updated)
 		if err != nil {

@@ -62,10 +62,20 @@ func TestWriteMinorInputs(t *testing.T) {
 // writeInputs writes Deployments to path, one JSON object a line, gzipped.
 func writeInputs(t *testing.T, path string, ds []*appsv1.Deployment) {
 	t.Helper()
+	lines := make([][]byte, len(ds))
+	for i, d := range ds {
+		lines[i] = mustJSON(t, d)
+	}
+	writeLines(t, path, lines)
+}
+
+// writeLines writes lines to path, gzipped, each ended by a newline.
+func writeLines(t *testing.T, path string, lines [][]byte) {
+	t.Helper()
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	for _, d := range ds {
-		if _, err := zw.Write(append(mustJSON(t, d), '\n')); err != nil {
+	for _, l := range lines {
+		if _, err := zw.Write(append(l, '\n')); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,8 +2,10 @@ package defaulting
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -26,23 +28,26 @@ func stored(t *testing.T, d *appsv1.Deployment, r *rand.Rand) *appsv1.Deployment
 	return obj
 }
 
-// TestDeploymentUpdate compares defaults.DeploymentUpdate with v1.37.2's
-// update path (the registry strategy's PrepareForUpdate) on random pairs
-// of accepted Deployments: old as stored (with the fields of gates that
-// are off still in it, as an object stored while they were on), the
-// update either old's manifest again (no change), it with another replica
-// count, another annotation, or another template, or another Deployment's
-// manifest altogether. The same JSON byte for byte, 0 differences.
-func TestDeploymentUpdate(t *testing.T) {
-	n := acceptedCount(t) / 2
+// updatePair is one update: the stored Deployment, the manifest that
+// updates it, and which of updatePairs' kinds it is.
+type updatePair struct {
+	Old    *appsv1.Deployment `json:"old"`
+	Update *appsv1.Deployment `json:"update"`
+	kind   string
+}
+
+// updatePairs draws n updates (seed 26) of stored accepted Deployments:
+// old's manifest again (no change), it with another replica count, another
+// annotation or another image, or another Deployment's manifest.
+func updatePairs(t *testing.T, n int) []updatePair {
+	t.Helper()
 	ds, _, _ := acceptedDeployments(n + 1)
 	r := rand.New(rand.NewSource(26))
-	diffs, bumped, kinds := 0, 0, map[string]int{}
-	for i := 0; i < n; i++ {
+	out := make([]updatePair, n)
+	for i := range out {
 		old := stored(t, ds[i], r)
 		up := ds[i].DeepCopy()
 		kind := []string{"same", "replicas", "annotation", "template", "other"}[r.Intn(5)]
-		kinds[kind]++
 		switch kind {
 		case "replicas":
 			up.Spec.Replicas = ptr.To[int32](int32(r.Intn(7)))
@@ -57,6 +62,24 @@ func TestDeploymentUpdate(t *testing.T) {
 			up = ds[i+1].DeepCopy()
 			up.Name = ds[i].Name
 		}
+		out[i] = updatePair{Old: old, Update: up, kind: kind}
+	}
+	return out
+}
+
+// TestDeploymentUpdate compares defaults.DeploymentUpdate with v1.37.2's
+// update path (the registry strategy's PrepareForUpdate) on random pairs
+// of accepted Deployments: old as stored (with the fields of gates that
+// are off still in it, as an object stored while they were on), the
+// update either old's manifest again (no change), it with another replica
+// count, another annotation, or another template, or another Deployment's
+// manifest altogether. The same JSON byte for byte, 0 differences.
+func TestDeploymentUpdate(t *testing.T) {
+	n := acceptedCount(t) / 2
+	diffs, bumped, kinds := 0, 0, map[string]int{}
+	for i, p := range updatePairs(t, n) {
+		old, up, kind := p.Old, p.Update, p.kind
+		kinds[kind]++
 		before := up.DeepCopy()
 		ours, err := defaults.DeploymentUpdate("", old, up)
 		if !bytes.Equal(mustJSON(t, up), mustJSON(t, before)) {
@@ -79,4 +102,83 @@ func TestDeploymentUpdate(t *testing.T) {
 		}
 	}
 	t.Logf("%d updates %v: %d bumped the generation; %d differences", n, kinds, bumped, diffs)
+}
+
+// recordedUpdates is the number of updates each minor's recording
+// testdata/defaulting/<minor>.update.jsonl.gz holds.
+const recordedUpdates = 1000
+
+// TestWriteUpdateInputs writes, when DEPLOYSYNC_DEFAULTING_UPDATE_INPUTS
+// names the file, the first recordedUpdates of updatePairs, one
+// {"old": …, "update": …} a line, gzipped: the inputs
+// hack/record-defaulting.sh records with each minor's update path.
+func TestWriteUpdateInputs(t *testing.T) {
+	path := os.Getenv("DEPLOYSYNC_DEFAULTING_UPDATE_INPUTS")
+	if path == "" {
+		t.Skip("DEPLOYSYNC_DEFAULTING_UPDATE_INPUTS is not set")
+	}
+	writeLines(t, path, updateLines(t))
+}
+
+// updateLines returns the recorded updates' input lines.
+func updateLines(t *testing.T) [][]byte {
+	t.Helper()
+	pairs := updatePairs(t, recordedUpdates)
+	lines := make([][]byte, len(pairs))
+	for i := range pairs {
+		lines[i] = mustJSON(t, &pairs[i])
+	}
+	return lines
+}
+
+// TestMinorUpdates replays every minor's recorded update path
+// (testdata/defaulting/<minor>.update.jsonl.gz, written by
+// hack/record-defaulting.sh with that minor's k8s.io/kubernetes: the
+// stored object and the manifest decoded into that minor's types, the
+// stored generation kept, the strategy's PrepareForUpdate) on the same
+// updates, drawn again here. The stored objects hold the fields of every
+// gate (as a store written while the gates were on), so each minor's
+// checks of which disabled fields the stored template uses are compared:
+// defaults.DeploymentUpdate of that minor must give the recorded JSON (by
+// SHA-256 of its canonical form), and refuse where upstream fails.
+func TestMinorUpdates(t *testing.T) {
+	lines := updateLines(t)
+	for _, m := range recordedMinors {
+		recs := readRecordFile(t, m, m+".update.jsonl.gz")
+		if len(recs) != len(lines) {
+			t.Fatalf("%s: %d update records, want %d: record again with hack/record-defaulting.sh", m, len(recs), len(lines))
+		}
+		var diffs, refused, compared int
+		for i, line := range lines {
+			rec := recs[i]
+			if rec.In != sum(line, 8) {
+				t.Fatalf("%s #%d: the input is not the one recorded (the pairs changed?): record again with hack/record-defaulting.sh", m, i)
+			}
+			var p updatePair
+			if err := json.Unmarshal(line, &p); err != nil {
+				t.Fatal(err)
+			}
+			ours, err := defaults.DeploymentUpdate(m, p.Old, p.Update)
+			switch {
+			case rec.Err != "":
+				refused++
+				if err == nil {
+					diffs++
+					t.Errorf("%s #%d: upstream fails (%s), we default\ninput: %s", m, i, rec.Err, line)
+				}
+			case err != nil:
+				diffs++
+				t.Errorf("%s #%d: we refuse (%v) what upstream stores\ninput: %s", m, i, err, line)
+			default:
+				compared++
+				if b := mustJSON(t, ours); sum(Canonical(b), 16) != rec.Out {
+					diffs++
+					if diffs <= 3 {
+						t.Errorf("%s #%d: JSON differs from upstream's; ours: %s\ninput: %s", m, i, b, line)
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d recorded updates: %d differences; %d refused by both; %d compared", m, len(lines), diffs, refused, compared)
+	}
 }

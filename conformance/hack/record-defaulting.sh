@@ -43,10 +43,14 @@ if { [ ! -f "$inputs" ] || [ ! -f "$accepted" ]; } && [ "${DEPLOYSYNC_DEFAULTING
 fi
 # Each minor's corpora (testdata/minors/<minor>) give that minor a third
 # set: their distinct Deployments (TestWriteCorporaInputs), recorded into
-# <minor>.corpora.jsonl.gz. They are cheap to draw, so always drawn again.
+# <minor>.corpora.jsonl.gz; the fourth is 1,000 updates of stored accepted
+# Deployments (TestWriteUpdateInputs), through the update path with
+# record -update, into <minor>.update.jsonl.gz. Both are cheap to draw, so
+# always drawn again.
 if [ "${DEPLOYSYNC_DEFAULTING_BUILD_ONLY:-}" != 1 ]; then
 	bash "$conf/hack/patch-apimachinery.sh"
-	(cd "$conf" && DEPLOYSYNC_DEFAULTING_CORPORA_INPUTS=$scratch go test ./defaulting -run '^TestWriteCorporaInputs$' -count=1)
+	(cd "$conf" && DEPLOYSYNC_DEFAULTING_CORPORA_INPUTS=$scratch DEPLOYSYNC_DEFAULTING_UPDATE_INPUTS=$scratch/updates.jsonl.gz \
+		go test ./defaulting -run '^TestWrite(Corpora|Update)Inputs$' -count=1)
 fi
 minors=("$@")
 if [ ${#minors[@]} -eq 0 ]; then
@@ -78,5 +82,6 @@ for m in "${minors[@]}"; do
 	"$dir/record" -in "$inputs" -out "$out/$m.jsonl.gz"
 	"$dir/record" -in "$accepted" -out "$out/$m.accepted.jsonl.gz"
 	"$dir/record" -in "$scratch/corpora-$m.jsonl.gz" -out "$out/$m.corpora.jsonl.gz"
+	"$dir/record" -update -in "$scratch/updates.jsonl.gz" -out "$out/$m.update.jsonl.gz"
 	echo "record-defaulting: $m: recorded in $(($(date +%s) - built))s"
 done

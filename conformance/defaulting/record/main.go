@@ -11,6 +11,9 @@
 // pod-template-hash the controller computes over the object read back,
 // and the SHA-256 of the input line (cut to 64 bits), so that a replay on
 // other inputs is told apart from a difference.
+// With -update each line is a stored Deployment and the manifest that
+// updates it, and the line written has the digest of the Deployment the
+// update path stores (or its error).
 // hack/record-defaulting.sh builds it against each minor's
 // k8s.io/kubernetes and runs it.
 //
@@ -59,18 +62,19 @@ const withOthers = 2000
 func main() {
 	in := flag.String("in", "", "the input Deployments (JSON lines, gzip)")
 	out := flag.String("out", "", "the output file (JSON lines, gzip)")
+	update := flag.Bool("update", false, "the inputs are updates, {\"old\": stored, \"update\": manifest} a line, through the update path")
 	flag.Parse()
 	if *in == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: record -in inputs.jsonl.gz -out minor.jsonl.gz")
 		os.Exit(2)
 	}
-	if err := run(*in, *out); err != nil {
+	if err := run(*in, *out, *update); err != nil {
 		fmt.Fprintln(os.Stderr, "record:", err)
 		os.Exit(1)
 	}
 }
 
-func run(inPath, outPath string) error {
+func run(inPath, outPath string, update bool) error {
 	f, err := os.Open(inPath)
 	if err != nil {
 		return err
@@ -90,6 +94,16 @@ func run(inPath, outPath string) error {
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	n := 0
 	for ; sc.Scan(); n++ {
+		if update {
+			rec, err := updateRecord(sc.Bytes())
+			if err != nil {
+				return fmt.Errorf("input %d: %w", n, err)
+			}
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+			continue
+		}
 		var d appsv1.Deployment
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 			return fmt.Errorf("input %d: %w", n, err)
@@ -124,6 +138,33 @@ func run(inPath, outPath string) error {
 	}
 	fmt.Fprintf(os.Stderr, "record: %d Deployments\n", n)
 	return o.Close()
+}
+
+// Update is one input line of -update.
+type Update struct {
+	Old    *appsv1.Deployment `json:"old"`
+	Update *appsv1.Deployment `json:"update"`
+}
+
+// updateRecord runs one -update line through package defaulting's update
+// path: In and Out as for a Deployment, or Err.
+func updateRecord(line []byte) (Record, error) {
+	var u Update
+	if err := json.Unmarshal(line, &u); err != nil {
+		return Record{}, err
+	}
+	rec := Record{In: sum(line, 8)}
+	up, err := defaulting.DeploymentUpdate(u.Old, u.Update)
+	if err != nil {
+		rec.Err = err.Error()
+		return rec, nil
+	}
+	b, err := json.Marshal(up)
+	if err != nil {
+		return Record{}, err
+	}
+	rec.Out = sum(defaulting.Canonical(b), 16)
+	return rec, nil
 }
 
 // sum returns the first n bytes of b's SHA-256, in hex.
