@@ -6,6 +6,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
@@ -67,6 +68,48 @@ func DeploymentUpdate(version string, old, updated *appsv1.Deployment) (*appsv1.
 		return nil, err
 	}
 	if err := facts.Validate(out, nil, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ReplicaSetUpdate is [DeploymentUpdate] for a ReplicaSet: updated gets
+// the defaults of [ReplicaSet], the status is old's, a disabled gate's
+// fields are dropped unless old's template uses them, and
+// metadata.generation is old's plus one where the spec differs from old's
+// (the annotations do not count, as the ReplicaSet strategy has it), else
+// old's. A ReplicaSet the library's Sync would refuse is an
+// [*deployutil.InputError]. Neither argument is modified.
+func ReplicaSetUpdate(version string, old, updated *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	g, err := minorGates(version)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil || updated == nil {
+		return nil, &deployutil.InputError{Object: "ReplicaSet", Field: "replicaSet", Kind: deployutil.Required, Detail: "no old or updated ReplicaSet given", Rule: ruleInput}
+	}
+	old = old.DeepCopy()
+	dropUnknown(old, g.minor)
+	if g.minor < kversion.V1_37 {
+		dropInitContainerAnnotations(&old.Spec.Template) // as in DeploymentUpdate
+	}
+	out := updated.DeepCopy()
+	dropUnknown(out, g.minor)
+	if out.Spec.Replicas == nil {
+		out.Spec.Replicas = ptr.To[int32](1)
+	}
+	defaultTemplate(&out.Spec.Template, g.ImageVolume)
+	out.Status = *old.Status.DeepCopy()
+	dropDisabled(&out.Spec.Template, gatesInUse(g, &old.Spec.Template))
+	out.Generation = old.Generation
+	if !equality.Semantic.DeepEqual(out.Spec, old.Spec) {
+		out.Generation = old.Generation + 1
+	}
+	out.APIVersion, out.Kind = "apps/v1", "ReplicaSet"
+	if err := readBack(&out); err != nil {
+		return nil, err
+	}
+	if err := facts.ValidateReplicaSet(out); err != nil {
 		return nil, err
 	}
 	return out, nil

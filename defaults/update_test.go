@@ -80,3 +80,48 @@ func TestDeploymentUpdate(t *testing.T) {
 		t.Error("a nil old Deployment: no error")
 	}
 }
+
+func TestReplicaSetUpdate(t *testing.T) {
+	manifest := func() *appsv1.ReplicaSet {
+		return &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "default"},
+			Spec: appsv1.ReplicaSetSpec{
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "nginx:1.27"}}},
+				},
+			},
+		}
+	}
+	old, err := ReplicaSet("1.37", manifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Generation = 4
+	old.Status = appsv1.ReplicaSetStatus{ObservedGeneration: 4, Replicas: 1}
+	for _, tc := range []struct {
+		name       string
+		updated    *appsv1.ReplicaSet
+		generation int64
+		reason     string
+	}{
+		{"same manifest", manifest(), 4, "equal after defaulting: the generation stays"},
+		{"replicas", func() *appsv1.ReplicaSet { rs := manifest(); rs.Spec.Replicas = ptr.To[int32](3); return rs }(), 5, "a spec change bumps the generation"},
+		{"annotation", func() *appsv1.ReplicaSet { rs := manifest(); rs.Annotations = map[string]string{"a": "b"}; return rs }(), 4, "unlike a Deployment's, a ReplicaSet's annotations do not bump it (the ReplicaSet strategy compares the spec only)"},
+	} {
+		got, err := ReplicaSetUpdate("1.37", old, tc.updated)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got.Generation != tc.generation {
+			t.Errorf("%s: generation %d, want %d (%s)", tc.name, got.Generation, tc.generation, tc.reason)
+		}
+		if got.Status.ObservedGeneration != 4 || got.Status.Replicas != 1 {
+			t.Errorf("%s: status %+v, want the stored one", tc.name, got.Status)
+		}
+	}
+	if _, err := ReplicaSetUpdate("", manifest(), nil); err == nil {
+		t.Error("a nil updated ReplicaSet: no error")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -73,10 +74,12 @@ func updatePairs(t *testing.T, n int) []updatePair {
 // are off still in it, as an object stored while they were on), the
 // update either old's manifest again (no change), it with another replica
 // count, another annotation, or another template, or another Deployment's
-// manifest altogether. The same JSON byte for byte, 0 differences.
+// manifest altogether; and the same update of a ReplicaSet made of each
+// (ReplicaSetOf) through defaults.ReplicaSetUpdate and the ReplicaSet
+// strategy. The same JSON byte for byte, 0 differences.
 func TestDeploymentUpdate(t *testing.T) {
 	n := acceptedCount(t) / 2
-	diffs, bumped, kinds := 0, 0, map[string]int{}
+	diffs, bumped, rsBumped, kinds := 0, 0, 0, map[string]int{}
 	for i, p := range updatePairs(t, n) {
 		old, up, kind := p.Old, p.Update, p.kind
 		kinds[kind]++
@@ -100,8 +103,26 @@ func TestDeploymentUpdate(t *testing.T) {
 				t.Errorf("#%d (%s): JSON differs\nold:      %s\nupdate:   %s\nupstream: %s\nours:     %s", i, kind, mustJSON(t, old), mustJSON(t, up), a, b)
 			}
 		}
+		// The same update of a ReplicaSet made of each.
+		oldRS, upRS := ReplicaSetOf(old), ReplicaSetOf(up)
+		oursRS, err := defaults.ReplicaSetUpdate("", oldRS, upRS)
+		wantRS, uerr := ReplicaSetUpdate(oldRS, upRS)
+		if err != nil || uerr != nil {
+			diffs++
+			t.Errorf("#%d (%s) ReplicaSet: ours %v, upstream %v", i, kind, err, uerr)
+			continue
+		}
+		if wantRS.Generation != oldRS.Generation {
+			rsBumped++
+		}
+		if a, b := mustJSON(t, wantRS), mustJSON(t, oursRS); !bytes.Equal(a, b) {
+			diffs++
+			if diffs <= 3 {
+				t.Errorf("#%d (%s) ReplicaSet: JSON differs\nupstream: %s\nours:     %s", i, kind, a, b)
+			}
+		}
 	}
-	t.Logf("%d updates %v: %d bumped the generation; %d differences", n, kinds, bumped, diffs)
+	t.Logf("%d updates %v of a Deployment and of a ReplicaSet: %d and %d bumped the generation; %d differences", n, kinds, bumped, rsBumped, diffs)
 }
 
 // recordedUpdates is the number of updates each minor's recording
@@ -175,6 +196,17 @@ func TestMinorUpdates(t *testing.T) {
 					diffs++
 					if diffs <= 3 {
 						t.Errorf("%s #%d: JSON differs from upstream's; ours: %s\ninput: %s", m, i, b, line)
+					}
+				}
+				rs, err := defaults.ReplicaSetUpdate(m, ReplicaSetOf(p.Old), ReplicaSetOf(p.Update))
+				got := "error: "
+				if err == nil {
+					got = sum(Canonical(mustJSON(t, rs)), 16)
+				}
+				if strings.HasPrefix(rec.ReplicaSet, "error: ") != (err != nil) || (err == nil && got != rec.ReplicaSet) {
+					diffs++
+					if diffs <= 3 {
+						t.Errorf("%s #%d ReplicaSet: upstream %s, ours %s (%v)\ninput: %s", m, i, rec.ReplicaSet, got, err, line)
 					}
 				}
 			}

@@ -111,6 +111,40 @@ func DeploymentUpdate(old, updated *appsv1.Deployment) (*appsv1.Deployment, erro
 	return out, nil
 }
 
+// ReplicaSetUpdate is [DeploymentUpdate] for a ReplicaSet.
+func ReplicaSetUpdate(old, updated *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	var oldInternal apps.ReplicaSet
+	if err := legacyscheme.Scheme.Convert(old.DeepCopy(), &oldInternal, nil); err != nil {
+		return nil, fmt.Errorf("old to internal: %w", err)
+	}
+	obj := updated.DeepCopy()
+	legacyscheme.Scheme.Default(obj)
+	var internal apps.ReplicaSet
+	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
+		return nil, fmt.Errorf("to internal: %w", err)
+	}
+	internal.Generation = oldInternal.Generation
+	replicaset.Strategy.PrepareForUpdate(context.Background(), &internal, &oldInternal)
+	out := &appsv1.ReplicaSet{}
+	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
+		return nil, fmt.Errorf("to apps/v1: %w", err)
+	}
+	out.APIVersion, out.Kind = "apps/v1", "ReplicaSet"
+	return out, nil
+}
+
+// ReplicaSetOf returns the ReplicaSet the update tests make of a
+// Deployment: its metadata, replicas, minReadySeconds, selector and
+// template, and its status's replicas and observed generation.
+func ReplicaSetOf(d *appsv1.Deployment) *appsv1.ReplicaSet {
+	d = d.DeepCopy()
+	return &appsv1.ReplicaSet{
+		ObjectMeta: d.ObjectMeta,
+		Spec:       appsv1.ReplicaSetSpec{Replicas: d.Spec.Replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: d.Spec.Selector, Template: d.Spec.Template},
+		Status:     appsv1.ReplicaSetStatus{Replicas: d.Status.Replicas, ObservedGeneration: d.Status.ObservedGeneration},
+	}
+}
+
 // Canonical returns the JSON b with every object member whose value is
 // null left out, and the members in key order: the form the recordings'
 // digests are taken of. A null member decodes as an absent one, but

@@ -13,7 +13,8 @@
 // other inputs is told apart from a difference.
 // With -update each line is a stored Deployment and the manifest that
 // updates it, and the line written has the digest of the Deployment the
-// update path stores (or its error).
+// update path stores (or its error), and of the ReplicaSet it stores for
+// the same update of a ReplicaSet made of each (defaulting.ReplicaSetOf).
 // hack/record-defaulting.sh builds it against each minor's
 // k8s.io/kubernetes and runs it.
 //
@@ -164,6 +165,15 @@ func updateRecord(line []byte) (Record, error) {
 		return Record{}, err
 	}
 	rec.Out = sum(defaulting.Canonical(b), 16)
+	rs, err := defaulting.ReplicaSetUpdate(defaulting.ReplicaSetOf(u.Old), defaulting.ReplicaSetOf(u.Update))
+	if err != nil {
+		rec.ReplicaSet = "error: " + err.Error()
+		return rec, nil
+	}
+	if b, err = json.Marshal(rs); err != nil {
+		return Record{}, err
+	}
+	rec.ReplicaSet = sum(defaulting.Canonical(b), 16)
 	return rec, nil
 }
 
