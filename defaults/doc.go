@@ -48,10 +48,11 @@
 // on 3,000 that every minor's full validation accepts, and on the
 // distinct Deployments (and templates) of that minor's recorded corpora.
 //
-// [DeploymentUpdate] and [ReplicaSetUpdate] give the object stored on an
-// update instead: the status and, unless the spec (for a Deployment, or
-// its annotations) changes, the generation of the stored object, and the
-// fields of a disabled gate kept where the stored object uses them;
+// [DeploymentUpdate], [ReplicaSetUpdate] and [PodTemplateUpdate] give the
+// object stored on an update instead: the status and, unless the spec
+// (for a Deployment, or its annotations) changes, the generation of the
+// stored object, and the fields of a disabled gate kept where the stored
+// object uses them;
 // proven against v1.37.2's update path on every run and against each
 // minor's recorded update path on 1,000 updates.
 package defaults

@@ -115,6 +115,29 @@ func ReplicaSetUpdate(version string, old, updated *appsv1.ReplicaSet) (*appsv1.
 	return out, nil
 }
 
+// PodTemplateUpdate is [PodTemplate] for an update of a core/v1
+// PodTemplate whose stored template is old: a disabled gate's fields of
+// updated are kept where old uses them. Neither argument is modified.
+func PodTemplateUpdate(version string, old, updated *corev1.PodTemplateSpec) (*corev1.PodTemplateSpec, error) {
+	g, err := minorGates(version)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil || updated == nil {
+		return nil, &deployutil.InputError{Object: "PodTemplateSpec", Field: "template", Kind: deployutil.Required, Detail: "no old or updated pod template given", Rule: ruleInput}
+	}
+	old = old.DeepCopy()
+	dropUnknown(old, g.minor)
+	out := updated.DeepCopy()
+	dropUnknown(out, g.minor)
+	defaultTemplate(out, g.ImageVolume)
+	dropDisabled(out, gatesInUse(g, old))
+	if err := readBack(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // gatesInUse returns g with each gate that is off turned on where the old
 // template uses a field of that gate: the fields dropping that gate alone
 // would remove, as the registry keeps a disabled field an object already

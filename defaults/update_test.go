@@ -125,3 +125,33 @@ func TestReplicaSetUpdate(t *testing.T) {
 		t.Error("a nil updated ReplicaSet: no error")
 	}
 }
+
+func TestPodTemplateUpdate(t *testing.T) {
+	tmpl := func(res *corev1.ResourceRequirements) *corev1.PodTemplateSpec {
+		return &corev1.PodTemplateSpec{
+			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "nginx:1.27"}}, Resources: res},
+		}
+	}
+	cpu := &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+	for _, tc := range []struct {
+		name   string
+		old    *corev1.PodTemplateSpec
+		kept   bool
+		reason string
+	}{
+		{"stored without pod-level resources", tmpl(nil), false, "PodLevelResources is off at 1.33: dropped where the stored template does not use it"},
+		{"stored with a pod-level request", tmpl(cpu), true, "kept where the stored template uses it"},
+	} {
+		got, err := PodTemplateUpdate("1.33", tc.old, tmpl(cpu))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if kept := got.Spec.Resources != nil; kept != tc.kept {
+			t.Errorf("%s: spec.resources kept %v, want %v (%s)", tc.name, kept, tc.kept, tc.reason)
+		}
+		if got.Spec.RestartPolicy != corev1.RestartPolicyAlways {
+			t.Errorf("%s: restartPolicy %q, want the default Always", tc.name, got.Spec.RestartPolicy)
+		}
+	}
+}

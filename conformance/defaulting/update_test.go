@@ -76,7 +76,9 @@ func updatePairs(t *testing.T, n int) []updatePair {
 // count, another annotation, or another template, or another Deployment's
 // manifest altogether; and the same update of a ReplicaSet made of each
 // (ReplicaSetOf) through defaults.ReplicaSetUpdate and the ReplicaSet
-// strategy. The same JSON byte for byte, 0 differences.
+// strategy, and of a core/v1 PodTemplate holding each's template through
+// defaults.PodTemplateUpdate and the PodTemplate strategy. The same JSON
+// byte for byte, 0 differences.
 func TestDeploymentUpdate(t *testing.T) {
 	n := acceptedCount(t) / 2
 	diffs, bumped, rsBumped, kinds := 0, 0, 0, map[string]int{}
@@ -121,8 +123,21 @@ func TestDeploymentUpdate(t *testing.T) {
 				t.Errorf("#%d (%s) ReplicaSet: JSON differs\nupstream: %s\nours:     %s", i, kind, a, b)
 			}
 		}
+		oursT, err := defaults.PodTemplateUpdate("", &old.Spec.Template, &up.Spec.Template)
+		wantT, uerr := PodTemplateUpdate(&old.Spec.Template, &up.Spec.Template)
+		if err != nil || uerr != nil {
+			diffs++
+			t.Errorf("#%d (%s) PodTemplate: ours %v, upstream %v", i, kind, err, uerr)
+			continue
+		}
+		if a, b := mustJSON(t, wantT), mustJSON(t, oursT); !bytes.Equal(a, b) {
+			diffs++
+			if diffs <= 3 {
+				t.Errorf("#%d (%s) PodTemplate: JSON differs\nupstream: %s\nours:     %s", i, kind, a, b)
+			}
+		}
 	}
-	t.Logf("%d updates %v of a Deployment and of a ReplicaSet: %d and %d bumped the generation; %d differences", n, kinds, bumped, rsBumped, diffs)
+	t.Logf("%d updates %v of a Deployment, of a ReplicaSet and of a PodTemplate: %d and %d bumped the generation (Deployment, ReplicaSet); %d differences", n, kinds, bumped, rsBumped, diffs)
 }
 
 // recordedUpdates is the number of updates each minor's recording
@@ -207,6 +222,17 @@ func TestMinorUpdates(t *testing.T) {
 					diffs++
 					if diffs <= 3 {
 						t.Errorf("%s #%d ReplicaSet: upstream %s, ours %s (%v)\ninput: %s", m, i, rec.ReplicaSet, got, err, line)
+					}
+				}
+				tmpl, err := defaults.PodTemplateUpdate(m, &p.Old.Spec.Template, &p.Update.Spec.Template)
+				got = "error: "
+				if err == nil {
+					got = sum(Canonical(mustJSON(t, tmpl)), 16)
+				}
+				if strings.HasPrefix(rec.Template, "error: ") != (err != nil) || (err == nil && got != rec.Template) {
+					diffs++
+					if diffs <= 3 {
+						t.Errorf("%s #%d PodTemplate: upstream %s, ours %s (%v)\ninput: %s", m, i, rec.Template, got, err, line)
 					}
 				}
 			}

@@ -133,6 +133,28 @@ func ReplicaSetUpdate(old, updated *appsv1.ReplicaSet) (*appsv1.ReplicaSet, erro
 	return out, nil
 }
 
+// PodTemplateUpdate runs an update of a core/v1 PodTemplate (stored
+// template old, as read back) through its update path and returns the
+// template stored.
+func PodTemplateUpdate(old, updated *corev1.PodTemplateSpec) (*corev1.PodTemplateSpec, error) {
+	var oldInternal core.PodTemplate
+	if err := legacyscheme.Scheme.Convert(&corev1.PodTemplate{Template: *old.DeepCopy()}, &oldInternal, nil); err != nil {
+		return nil, fmt.Errorf("old to internal: %w", err)
+	}
+	obj := &corev1.PodTemplate{Template: *updated.DeepCopy()}
+	legacyscheme.Scheme.Default(obj)
+	var internal core.PodTemplate
+	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
+		return nil, fmt.Errorf("to internal: %w", err)
+	}
+	podtemplate.Strategy.PrepareForUpdate(context.Background(), &internal, &oldInternal)
+	out := &corev1.PodTemplate{}
+	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
+		return nil, fmt.Errorf("to v1: %w", err)
+	}
+	return &out.Template, nil
+}
+
 // ReplicaSetOf returns the ReplicaSet the update tests make of a
 // Deployment: its metadata, replicas, minReadySeconds, selector and
 // template, and its status's replicas and observed generation.

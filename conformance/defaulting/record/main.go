@@ -14,7 +14,8 @@
 // With -update each line is a stored Deployment and the manifest that
 // updates it, and the line written has the digest of the Deployment the
 // update path stores (or its error), and of the ReplicaSet it stores for
-// the same update of a ReplicaSet made of each (defaulting.ReplicaSetOf).
+// the same update of a ReplicaSet made of each (defaulting.ReplicaSetOf)
+// and of a core/v1 PodTemplate holding each's template.
 // hack/record-defaulting.sh builds it against each minor's
 // k8s.io/kubernetes and runs it.
 //
@@ -174,6 +175,15 @@ func updateRecord(line []byte) (Record, error) {
 		return Record{}, err
 	}
 	rec.ReplicaSet = sum(defaulting.Canonical(b), 16)
+	tmpl, err := defaulting.PodTemplateUpdate(&u.Old.Spec.Template, &u.Update.Spec.Template)
+	if err != nil {
+		rec.Template = "error: " + err.Error()
+		return rec, nil
+	}
+	if b, err = json.Marshal(tmpl); err != nil {
+		return Record{}, err
+	}
+	rec.Template = sum(defaulting.Canonical(b), 16)
 	return rec, nil
 }
 
