@@ -39,6 +39,20 @@ func Deployment(version string, d *appsv1.Deployment) (*appsv1.Deployment, error
 	if d == nil {
 		return nil, &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "no Deployment given", Rule: ruleInput}
 	}
+	out, err := decodeDeployment(g, d)
+	if err != nil {
+		return nil, err
+	}
+	out.Status = appsv1.DeploymentStatus{}
+	out.Generation = 1
+	dropDisabled(&out.Spec.Template, g)
+	return storedDeployment(out)
+}
+
+// decodeDeployment is the create and update paths' first two steps for a
+// Deployment: a copy decoded into the minor's types, defaulted, and its
+// rollback annotation through the conversion.
+func decodeDeployment(g gates, d *appsv1.Deployment) (*appsv1.Deployment, error) {
 	out := d.DeepCopy()
 	dropUnknown(out, g.minor)
 	defaultDeploymentSpec(&out.Spec)
@@ -46,9 +60,12 @@ func Deployment(version string, d *appsv1.Deployment) (*appsv1.Deployment, error
 	if err := normalizeRollbackTo(out); err != nil {
 		return nil, err
 	}
-	out.Status = appsv1.DeploymentStatus{}
-	out.Generation = 1
-	dropDisabled(&out.Spec.Template, g)
+	return out, nil
+}
+
+// storedDeployment is the paths' last step: the Deployment read back, and
+// refused if the library's validation refuses it.
+func storedDeployment(out *appsv1.Deployment) (*appsv1.Deployment, error) {
 	out.APIVersion, out.Kind = "apps/v1", "Deployment"
 	if err := readBack(&out); err != nil {
 		return nil, err
@@ -71,15 +88,26 @@ func ReplicaSet(version string, rs *appsv1.ReplicaSet) (*appsv1.ReplicaSet, erro
 	if rs == nil {
 		return nil, &deployutil.InputError{Object: "ReplicaSet", Field: "replicaSet", Kind: deployutil.Required, Detail: "no ReplicaSet given", Rule: ruleInput}
 	}
+	out := decodeReplicaSet(g, rs)
+	out.Status = appsv1.ReplicaSetStatus{}
+	out.Generation = 1
+	dropDisabled(&out.Spec.Template, g)
+	return storedReplicaSet(out)
+}
+
+// decodeReplicaSet is [decodeDeployment] for a ReplicaSet.
+func decodeReplicaSet(g gates, rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	out := rs.DeepCopy()
 	dropUnknown(out, g.minor)
 	if out.Spec.Replicas == nil {
 		out.Spec.Replicas = ptr.To[int32](1)
 	}
 	defaultTemplate(&out.Spec.Template, g.ImageVolume)
-	out.Status = appsv1.ReplicaSetStatus{}
-	out.Generation = 1
-	dropDisabled(&out.Spec.Template, g)
+	return out
+}
+
+// storedReplicaSet is [storedDeployment] for a ReplicaSet.
+func storedReplicaSet(out *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
 	out.APIVersion, out.Kind = "apps/v1", "ReplicaSet"
 	if err := readBack(&out); err != nil {
 		return nil, err

@@ -6,10 +6,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
-	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
 )
 
@@ -19,13 +17,16 @@ import (
 // and the conversion round trip of [Deployment]; then, as the registry's
 // update strategy does, the status is old's, a template field whose
 // feature gate is off at that minor is dropped unless old's template uses
-// a field of the same gate, and metadata.generation is old's plus one
-// where the spec or the annotations differ from old's (semantically,
-// after defaulting), else old's. Fields an apiserver fills from its own
-// state (uid, creationTimestamp, resourceVersion, managedFields) are left
-// as updated gives them. version is as for [Deployment]; a Deployment the
-// library's Sync would refuse is an [*deployutil.InputError]. Neither
-// argument is modified.
+// it (as that minor's checks have it: a field of the same gate; for 1.33's
+// pod-level resources, a request or a limit), and metadata.generation is
+// old's plus one where the spec or the annotations differ from old's
+// (semantically, after defaulting; before 1.37 the template's legacy
+// init-container annotations, which the conversion drops from both, never
+// count), else old's. Fields an apiserver fills from its own state (uid,
+// creationTimestamp, resourceVersion, managedFields) are left as updated
+// gives them. version is as for [Deployment]; a Deployment the library's
+// Sync would refuse is an [*deployutil.InputError]. Neither argument is
+// modified.
 func DeploymentUpdate(version string, old, updated *appsv1.Deployment) (*appsv1.Deployment, error) {
 	g, err := minorGates(version)
 	if err != nil {
@@ -34,43 +35,25 @@ func DeploymentUpdate(version string, old, updated *appsv1.Deployment) (*appsv1.
 	if old == nil || updated == nil {
 		return nil, &deployutil.InputError{Object: "Deployment", Field: "deployment", Kind: deployutil.Required, Detail: "no old or updated Deployment given", Rule: ruleInput}
 	}
-	// The apiserver reads the stored object into its own minor's types
-	// too: a field that minor does not know is not there to be used.
 	old = old.DeepCopy()
-	dropUnknown(old, g.minor)
-	if g.minor < kversion.V1_37 {
-		// Before 1.37 the conversion to the internal type drops the
-		// legacy init-container annotations, the stored object's too,
-		// so they never make a difference to the generation.
-		dropInitContainerAnnotations(&old.Spec.Template)
-	}
-	out := updated.DeepCopy()
-	dropUnknown(out, g.minor)
-	defaultDeploymentSpec(&out.Spec)
-	defaultTemplate(&out.Spec.Template, g.ImageVolume)
-	if err := normalizeRollbackTo(out); err != nil {
+	readStored(g, old, &old.Spec.Template)
+	out, err := decodeDeployment(g, updated)
+	if err != nil {
 		return nil, err
 	}
 	out.Status = *old.Status.DeepCopy()
 	dropDisabled(&out.Spec.Template, gatesInUse(g, &old.Spec.Template))
-	out.Generation = old.Generation
 	// The strategy compares the internal objects: old's rollback
 	// annotation is read as a number too.
 	cmp := &appsv1.Deployment{ObjectMeta: *old.ObjectMeta.DeepCopy()}
 	if normalizeRollbackTo(cmp) != nil {
 		cmp.Annotations = old.Annotations
 	}
+	out.Generation = old.Generation
 	if !equality.Semantic.DeepEqual(out.Spec, old.Spec) || !equality.Semantic.DeepEqual(out.Annotations, cmp.Annotations) {
 		out.Generation = old.Generation + 1
 	}
-	out.APIVersion, out.Kind = "apps/v1", "Deployment"
-	if err := readBack(&out); err != nil {
-		return nil, err
-	}
-	if err := facts.Validate(out, nil, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return storedDeployment(out)
 }
 
 // ReplicaSetUpdate is [DeploymentUpdate] for a ReplicaSet: updated gets
@@ -89,30 +72,15 @@ func ReplicaSetUpdate(version string, old, updated *appsv1.ReplicaSet) (*appsv1.
 		return nil, &deployutil.InputError{Object: "ReplicaSet", Field: "replicaSet", Kind: deployutil.Required, Detail: "no old or updated ReplicaSet given", Rule: ruleInput}
 	}
 	old = old.DeepCopy()
-	dropUnknown(old, g.minor)
-	if g.minor < kversion.V1_37 {
-		dropInitContainerAnnotations(&old.Spec.Template) // as in DeploymentUpdate
-	}
-	out := updated.DeepCopy()
-	dropUnknown(out, g.minor)
-	if out.Spec.Replicas == nil {
-		out.Spec.Replicas = ptr.To[int32](1)
-	}
-	defaultTemplate(&out.Spec.Template, g.ImageVolume)
+	readStored(g, old, &old.Spec.Template)
+	out := decodeReplicaSet(g, updated)
 	out.Status = *old.Status.DeepCopy()
 	dropDisabled(&out.Spec.Template, gatesInUse(g, &old.Spec.Template))
 	out.Generation = old.Generation
 	if !equality.Semantic.DeepEqual(out.Spec, old.Spec) {
 		out.Generation = old.Generation + 1
 	}
-	out.APIVersion, out.Kind = "apps/v1", "ReplicaSet"
-	if err := readBack(&out); err != nil {
-		return nil, err
-	}
-	if err := facts.ValidateReplicaSet(out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return storedReplicaSet(out)
 }
 
 // PodTemplateUpdate is [PodTemplate] for an update of a core/v1
@@ -127,7 +95,7 @@ func PodTemplateUpdate(version string, old, updated *corev1.PodTemplateSpec) (*c
 		return nil, &deployutil.InputError{Object: "PodTemplateSpec", Field: "template", Kind: deployutil.Required, Detail: "no old or updated pod template given", Rule: ruleInput}
 	}
 	old = old.DeepCopy()
-	dropUnknown(old, g.minor)
+	readStored(g, old, old)
 	out := updated.DeepCopy()
 	dropUnknown(out, g.minor)
 	defaultTemplate(out, g.ImageVolume)
@@ -136,6 +104,18 @@ func PodTemplateUpdate(version string, old, updated *corev1.PodTemplateSpec) (*c
 		return nil, err
 	}
 	return out, nil
+}
+
+// readStored makes obj, a copy of the stored object whose pod template is
+// t, what the minor's apiserver reads: decoded into its own types (a field
+// that minor does not know is not there to be used) and, before 1.37,
+// through the conversion that drops the legacy init-container annotations
+// (from the stored object too, so they never differ from an update's).
+func readStored(g gates, obj any, t *corev1.PodTemplateSpec) {
+	dropUnknown(obj, g.minor)
+	if g.minor < kversion.V1_37 {
+		dropInitContainerAnnotations(t)
+	}
 }
 
 // gatesInUse returns g with each gate that is off turned on where the old

@@ -1,9 +1,6 @@
 package defaulting
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,41 +23,23 @@ func corpusDeployments(t *testing.T, minor string) (ds []*appsv1.Deployment, tem
 	t.Helper()
 	seen, seenTemplate := map[string]bool{}, map[string]bool{}
 	var fresh, rest []*appsv1.Deployment
-	for _, name := range corporaFiles {
-		f, err := os.Open(filepath.Join("..", "testdata", "minors", minor, name))
-		if err != nil {
-			t.Fatal(err)
+	eachCorpusRecord(t, minor, func(_ string, r corpusRecord) {
+		d := r.Input.Deployment
+		if d == nil {
+			return
 		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
+		key := string(mustJSON(t, d))
+		if seen[key] {
+			return
 		}
-		dec := json.NewDecoder(zr)
-		for {
-			var r corpusRecord
-			if err := dec.Decode(&r); err == io.EOF {
-				break
-			} else if err != nil {
-				t.Fatalf("%s/%s: %v", minor, name, err)
-			}
-			d := r.Input.Deployment
-			if d == nil {
-				continue
-			}
-			key := string(mustJSON(t, d))
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			if tk := string(mustJSON(t, &d.Spec.Template)); !seenTemplate[tk] {
-				seenTemplate[tk] = true
-				fresh = append(fresh, d)
-			} else {
-				rest = append(rest, d)
-			}
+		seen[key] = true
+		if tk := string(mustJSON(t, &d.Spec.Template)); !seenTemplate[tk] {
+			seenTemplate[tk] = true
+			fresh = append(fresh, d)
+		} else {
+			rest = append(rest, d)
 		}
-		f.Close()
-	}
+	})
 	return append(fresh, rest...), len(fresh)
 }
 
