@@ -418,6 +418,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		svg                     string
 		setImage                []string
 		tick, start, ready, end time.Duration
+		stagger                 time.Duration
 		failureRate             float64
 		seed                    uint64
 		failing                 []string
@@ -453,8 +454,8 @@ the input already breaks is reported as such, not as the controller's fault).`,
 			}
 			fixes, _ := g.syncFixes()
 			opts := []simulate.Option{simulate.WithTick(tick), simulate.WithPodStartDelay(start), simulate.WithReadinessDelay(ready),
-				simulate.WithTerminationDelay(end), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed), simulate.WithMaxSteps(maxSteps),
-				simulate.WithMaxPods(maxPods), simulate.WithNodes(nodes), simulate.WithSyncOptions(g.syncOptions()...)}
+				simulate.WithTerminationDelay(end), simulate.WithReadyStagger(stagger), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed),
+				simulate.WithMaxSteps(maxSteps), simulate.WithMaxPods(maxPods), simulate.WithNodes(nodes), simulate.WithSyncOptions(g.syncOptions()...)}
 			if maxUpdated != "" {
 				limit, err := parseMaxUpdated(m.State(now), maxUpdated)
 				if err != nil {
@@ -521,6 +522,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.DurationVar(&start, "start-delay", 2*time.Second, "time from a pod's creation until it runs")
 	f.DurationVar(&ready, "readiness-delay", 3*time.Second, "time from running until ready")
 	f.DurationVar(&end, "termination-delay", 5*time.Second, "time a deleted pod lingers as terminating")
+	f.DurationVar(&stagger, "ready-stagger", 0, "pods become ready one at a time, at least this far apart, as a kubelet reporting one pod at a time (0: the pods of a batch become ready together)")
 	f.Float64Var(&failureRate, "failure-rate", 0, "probability that a new pod never becomes ready")
 	f.Uint64Var(&seed, "seed", 0, "seed of the failure draws")
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
