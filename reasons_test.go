@@ -130,7 +130,7 @@ func (c *reasonCensus) plan(where string, p deploysync.Plan) {
 	c.t.Helper()
 	c.check(where+", plan Why", p.Why)
 	for i, a := range p.Actions {
-		c.check(fmt.Sprintf("%s, action %d (%T)", where, i, a), actionWhy(a))
+		c.check(fmt.Sprintf("%s, action %d (%T)", where, i, a), a.Reasons())
 	}
 }
 
@@ -306,27 +306,4 @@ func worldSize(s deploysync.State) int64 {
 		}
 	}
 	return n
-}
-
-// actionWhy returns an action's reasons.
-func actionWhy(a action.Action) action.Reasons {
-	switch a := a.(type) {
-	case *action.CreateReplicaSet:
-		return a.Why
-	case *action.UpdateReplicaSet:
-		return a.Why
-	case *action.DeleteReplicaSet:
-		return a.Why
-	case *action.AdoptReplicaSet:
-		return a.Why
-	case *action.ReleaseReplicaSet:
-		return a.Why
-	case *action.UpdateDeployment:
-		return a.Why
-	case *action.UpdateDeploymentStatus:
-		return a.Why
-	case *action.Event:
-		return a.Why
-	}
-	panic(fmt.Sprintf("unknown action %T", a))
 }

@@ -15,6 +15,9 @@ type Action interface {
 	Explain() string
 	// String renders the action on one line, its explanation included.
 	String() string
+	// Reasons returns the reasons the action carries (its Why field), for
+	// tools that read the rules and values rather than the sentence.
+	Reasons() Reasons
 
 	isAction()
 }
@@ -118,6 +121,30 @@ func (a *UpdateDeploymentStatus) Explain() string { return a.Why.String() }
 
 // Explain returns the action's reason.
 func (a *Event) Explain() string { return a.Why.String() }
+
+// Reasons returns the action's Why.
+func (a *CreateReplicaSet) Reasons() Reasons { return a.Why }
+
+// Reasons returns the action's Why.
+func (a *UpdateReplicaSet) Reasons() Reasons { return a.Why }
+
+// Reasons returns the action's Why.
+func (a *DeleteReplicaSet) Reasons() Reasons { return a.Why }
+
+// Reasons returns the action's Why.
+func (a *AdoptReplicaSet) Reasons() Reasons { return a.Why }
+
+// Reasons returns the action's Why.
+func (a *ReleaseReplicaSet) Reasons() Reasons { return a.Why }
+
+// Reasons returns the action's Why.
+func (a *UpdateDeployment) Reasons() Reasons { return a.Why }
+
+// Reasons returns the action's Why.
+func (a *UpdateDeploymentStatus) Reasons() Reasons { return a.Why }
+
+// Reasons returns the action's Why.
+func (a *Event) Reasons() Reasons { return a.Why }
 
 func (*CreateReplicaSet) isAction()       {}
 func (*UpdateReplicaSet) isAction()       {}

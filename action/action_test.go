@@ -50,6 +50,9 @@ func TestString(t *testing.T) {
 			if got, want := tt.a.Explain(), map[bool]string{true: "", false: "w"}[tt.name == "release"]; got != want {
 				t.Errorf("Explain() = %q, want %q", got, want)
 			}
+			if got, want := len(tt.a.Reasons()), map[bool]int{true: 0, false: 1}[tt.name == "release"]; got != want || want == 1 && tt.a.Reasons()[0].Rule != action.RuleNote {
+				t.Errorf("Reasons() = %v, want the row's Why", tt.a.Reasons())
+			}
 		})
 	}
 }

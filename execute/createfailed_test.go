@@ -77,7 +77,7 @@ func TestResolveCreateFailed(t *testing.T) {
 				default:
 					t.Errorf("unexpected action %s (%s)", a, tt.reason)
 				}
-				for _, r := range why(a) {
+				for _, r := range a.Reasons() {
 					if e := r.Check(); e != nil {
 						t.Errorf("%s: reason: %v", a, e)
 					}
@@ -101,15 +101,4 @@ func TestResolveCreateFailed(t *testing.T) {
 	if _, err := execute.ResolveCreateFailed(nil, "web-1", quota, now); err == nil {
 		t.Errorf("a nil Deployment is not refused")
 	}
-}
-
-// why is the reasons of the actions ResolveCreateFailed returns.
-func why(a action.Action) action.Reasons {
-	switch a := a.(type) {
-	case *action.UpdateDeploymentStatus:
-		return a.Why
-	case *action.Event:
-		return a.Why
-	}
-	return nil
 }

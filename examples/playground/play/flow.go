@@ -124,29 +124,6 @@ func Function(b deploysync.Branch) string {
 	return ""
 }
 
-// reasonsOf returns an action's reasons.
-func reasonsOf(a action.Action) action.Reasons {
-	switch a := a.(type) {
-	case *action.CreateReplicaSet:
-		return a.Why
-	case *action.UpdateReplicaSet:
-		return a.Why
-	case *action.DeleteReplicaSet:
-		return a.Why
-	case *action.AdoptReplicaSet:
-		return a.Why
-	case *action.ReleaseReplicaSet:
-		return a.Why
-	case *action.UpdateDeployment:
-		return a.Why
-	case *action.UpdateDeploymentStatus:
-		return a.Why
-	case *action.Event:
-		return a.Why
-	}
-	return nil
-}
-
 // flow returns the calls of the step's branch function and what each did,
 // read off the plan's reasons: a reason belongs to the call whose rule it
 // is (a scale event's to none: the scale's own reason says it); the
@@ -178,7 +155,7 @@ func flow(s *simulate.Step) []Call {
 		newRS[rs.Name] = rs.New
 	}
 	for _, a := range s.Actions {
-		for _, r := range reasonsOf(a) {
+		for _, r := range a.Reasons() {
 			i := index(r.Rule)
 			if u, ok := a.(*action.UpdateReplicaSet); ok && r.Rule == action.RuleReplicasAnnotations {
 				i = sizer(specs, newRS[u.ReplicaSet.Name])

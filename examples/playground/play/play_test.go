@@ -305,7 +305,7 @@ func TestCalls(t *testing.T) {
 				continue
 			}
 			for _, a := range st.Actions {
-				for _, r := range reasonsOf(a) {
+				for _, r := range a.Reasons() {
 					if !before[r.Rule] && indexOf(specs, r.Rule) < 0 && r.Rule != action.RuleReplicasAnnotations {
 						t.Errorf("%s step %d: reason %s (%s) belongs to no call of %s", sc.ID, i, r.Rule, r, Function(st.Branch))
 					}
