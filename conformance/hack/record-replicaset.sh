@@ -19,7 +19,8 @@
 # patched as patch-apimachinery.sh patches v0.37.2 (metav1.Now pinned). The
 # controller's unexported fields differ between minors; the build tag
 # rs_v1_33, rs_v1_34 or rs_v1_35 picks rsupstream's fields file for them.
-# The recorder is built there and run on the inputs. 1.37 is recorded by
+# The recorder is built there (only that minor's fields file copied) and
+# run on the inputs. 1.37 is recorded by
 # this module itself.
 #
 # Environment:
@@ -53,16 +54,20 @@ for m in "${minors[@]}"; do
 	if [ "$m" = 1.37 ]; then
 		(cd "$conf" && go build -o "$dir/record" ./rsupstream/record)
 	else
+		# go mod tidy reads every file whatever its build tags, so only the
+		# minor's own fields file is copied.
 		case "$m" in
-		1.33 | 1.34 | 1.35) tags=rs_v${m/./_} ;;
-		*) tags= ;;
+		1.33) tags=rs_v1_33 fields=fields_1.33.go ;;
+		1.34 | 1.35) tags=rs_v${m/./_} fields=fields_1.34.go ;;
+		*) tags= fields=fields.go ;;
 		esac
 		rm -rf "$dir/rsupstream"
 		mkdir -p "$dir/rsupstream/record"
 		for f in "$conf"/rsupstream/*.go; do
-			case "$f" in *_test.go) continue ;; esac
+			case "$f" in *_test.go | */fields*.go) continue ;; esac
 			cp "$f" "$dir/rsupstream/"
 		done
+		cp "$conf/rsupstream/$fields" "$dir/rsupstream/"
 		cp "$conf/rsupstream/record/main.go" "$dir/rsupstream/record/"
 		bash "$conf/hack/patch-apimachinery.sh" "$staging" "$dir/_patched/apimachinery"
 		write_gomod "$dir" "$kube" "$staging" ./_patched/apimachinery record-replicaset.sh
