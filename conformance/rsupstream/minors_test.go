@@ -60,11 +60,21 @@ func minorScenarios() []namedScenario {
 	}
 }
 
+// listOrderSeeds are random states beyond recordedStates on which the
+// order 1.33 lists pods in decides which go: the library at 1.33, handed
+// the same pods with the orphans moved after the others (1.34+'s order),
+// deletes other pods (found by drawing seeds from 3,001 on, states of
+// fewer than 100 pods). No state of seeds 1 to recordedStates does, so
+// without them the recordings could not tell 1.33's list order from
+// 1.34's.
+var listOrderSeeds = []int{3472, 4255, 6056, 35691, 39554}
+
 // TestWriteRecordInputs writes the inputs hack/record-replicaset.sh
 // records, when DEPLOYSYNC_RS_RECORD_INPUTS names the file: every named
 // scenario (TestScenarios' and minorScenarios) with its own gate value and
 // again at the minor's default, then randomInput on seeds 1 to
-// recordedStates, gateDefault choosing which run at the default.
+// recordedStates and listOrderSeeds, gateDefault choosing which run at
+// the default.
 func TestWriteRecordInputs(t *testing.T) {
 	path := os.Getenv("DEPLOYSYNC_RS_RECORD_INPUTS")
 	if path == "" {
@@ -87,6 +97,12 @@ func TestWriteRecordInputs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for _, seed := range listOrderSeeds {
+		in := randomInput(rand.New(rand.NewPCG(uint64(seed), 27)))
+		if err := w.Write(Record{Name: "list order", Seed: seed, GateDefault: gateDefault(seed), Input: in}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +110,7 @@ func TestWriteRecordInputs(t *testing.T) {
 
 // minorCases are the kinds of decision, beyond cases, that tell the
 // minors apart; each minor's recording must reach every one.
-var minorCases = []string{"gate default", "gate set", "terminating at default", "requeue", "claimed by UID alone"}
+var minorCases = []string{"gate default", "gate set", "terminating at default", "requeue", "claimed by UID alone", "list order"}
 
 // checkRecording runs replicaset.Sync with WithKubernetesVersion(minor)
 // (and WithTerminatingReplicas unless the record ran at the gate's
@@ -119,6 +135,9 @@ func checkRecording(t *testing.T, minor string, opts []replicaset.Option, report
 			t.Fatalf("%s %s %d: Sync: %v", minor, r.Name, r.Seed, err)
 		}
 		count(seen, r.Input, plan)
+		if r.Name == "list order" {
+			seen["list order"]++
+		}
 		for _, p := range r.Input.Pods {
 			if r.GateDefault && p.DeletionTimestamp != nil && p.Namespace == r.Input.ReplicaSet.Namespace && metav1.IsControlledBy(p, r.Input.ReplicaSet) {
 				seen["terminating at default"]++ // a pod the gate counts, or not, at the minor's default
@@ -218,5 +237,20 @@ func TestRecordedEqualsInProcess(t *testing.T) {
 	t.Logf("1.37: %d records run in process, %d differences", n, diffs)
 	if n < recordedStates {
 		t.Errorf("%d records, want at least %d", n, recordedStates)
+	}
+}
+
+// TestRecordingsTellMinorsApart shows the check above can fail: a minor's
+// recording checked with the next minor's rules differs where the library
+// says the minors differ (1.33 from 1.34: listing, claiming, the requeue,
+// availability; 1.34 from 1.35: the gate's default). 1.35, 1.36 and 1.37
+// decide alike here (their recordings are the same bytes).
+func TestRecordingsTellMinorsApart(t *testing.T) {
+	for _, pair := range [][2]string{{"1.33", "1.34"}, {"1.34", "1.35"}} {
+		n, diffs, _ := checkRecording(t, pair[0], []replicaset.Option{replicaset.WithKubernetesVersion(pair[1])}, func(Record, string, *replicaset.Plan) {})
+		t.Logf("%s's recording checked as %s: %d of %d records differ", pair[0], pair[1], diffs, n)
+		if diffs == 0 {
+			t.Errorf("%s's recording checked as %s: no difference; the recordings do not tell the minors apart", pair[0], pair[1])
+		}
 	}
 }
