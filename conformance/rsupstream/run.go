@@ -15,6 +15,12 @@
 // the consistency store (a no-op: nothing was written before) are swapped
 // through reflect and unsafe; metav1.Now is pinned by the patched
 // apimachinery's NowHook. Run is not safe for concurrent use.
+//
+// The fields whose names differ between minors are swapped in
+// swapMinorFields, one file per shape behind a build tag, so that command
+// record (rsupstream/record) builds this package against 1.33 to 1.36 too
+// (hack/record-replicaset.sh); TestRecordedMinors checks the library
+// against those recordings.
 package rsupstream
 
 import (
