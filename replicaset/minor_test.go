@@ -107,3 +107,38 @@ func TestUnsupportedVersion(t *testing.T) {
 		t.Fatalf("err = %v, want an UnsupportedError", err)
 	}
 }
+
+// TestMinorAvailableBoundary holds 1.33's availability boundary: its
+// IsPodAvailable wants the ready time plus minReadySeconds strictly before
+// now, 1.34+ at or before now. Expected values from the recordings
+// (conformance/testdata/replicaset, random seed 2006: a pod ready exactly
+// minReadySeconds ago counts as available at 1.34 and 1.37, not at 1.33).
+func TestMinorAvailableBoundary(t *testing.T) {
+	rs := newRS(2)
+	rs.Spec.MinReadySeconds = 30
+	pods := []*corev1.Pod{mkPod("a", ready(30*time.Second)), mkPod("b", ready(26*time.Minute))}
+	tests := []struct {
+		version   string
+		available int32
+		reason    string
+	}{
+		{"1.33", 1, "v1.33.5 recorded 1 of 2 ready available: a's ready time + 30 s is now, not before it"},
+		{"1.34", 2, "v1.34.4 recorded 2: Compare(now) <= 0"},
+		{"1.37", 2, "v1.37.2 recorded 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.version, func(t *testing.T) {
+			p, err := replicaset.Sync(replicaset.State{ReplicaSet: rs, Pods: pods, Now: t0}, replicaset.WithKubernetesVersion(tt.version))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Status == nil {
+				t.Fatalf("no status write, want %d available (%s)", tt.available, tt.reason)
+			}
+			if got := p.Status.ReplicaSet.Status.AvailableReplicas; got != tt.available {
+				t.Errorf("%d available, want %d (%s)", got, tt.available, tt.reason)
+			}
+			checkReasons(t, p)
+		})
+	}
+}

@@ -27,6 +27,9 @@ func defaultOptions() options { return options{version: kversion.Default} }
 //     spec.replicas and the available ones are not, and not after a failed
 //     pod write; from 1.34, whenever ready and available differ, at the
 //     moment the first ready pod becomes available;
+//   - 1.33 counts a ready pod available once its ready time plus
+//     minReadySeconds is before the time given; from 1.34, at that time
+//     too;
 //   - 1.33, 1.34: the DeploymentReplicaSetTerminatingReplicas gate is off
 //     by default; on from 1.35.
 //

@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // The reasons of the ReplicaFailure condition, upstream's.
@@ -32,7 +33,7 @@ func failureMessage(diff int, msg string) string {
 // status computes the status upstream's calculateStatus gives after the
 // pod writes (failed says whether one failed) and plans its write unless
 // updateReplicaSetStatus would skip it.
-func (p *Plan) status(rs *appsv1.ReplicaSet, active, terminating []*corev1.Pod, gate, failed bool, state State) {
+func (p *Plan) status(rs *appsv1.ReplicaSet, active, terminating []*corev1.Pod, gate, failed bool, state State, m kversion.Minor) {
 	st := *rs.Status.DeepCopy()
 	var why []Reason
 	templ := rs.Spec.Template.Labels
@@ -43,7 +44,7 @@ func (p *Plan) status(rs *appsv1.ReplicaSet, active, terminating []*corev1.Pod, 
 		}
 		if c := readyCondition(pod); c != nil && c.Status == corev1.ConditionTrue {
 			ready++
-			if availableAt(c, rs.Spec.MinReadySeconds, state.Now) {
+			if availableAt(c, rs.Spec.MinReadySeconds, state.Now, m) {
 				available++
 			}
 		}
@@ -107,12 +108,20 @@ func hasLabels(labels, want map[string]string) bool {
 
 // availableAt is upstream's IsPodAvailable for a ready pod's Ready
 // condition c: minReadySeconds 0, or a ready time at least minReadySeconds
-// before now.
-func availableAt(c *corev1.PodCondition, minReadySeconds int32, now time.Time) bool {
+// before now (1.33: more than minReadySeconds before now, so a pod ready
+// exactly minReadySeconds ago is not yet available there).
+func availableAt(c *corev1.PodCondition, minReadySeconds int32, now time.Time, m kversion.Minor) bool {
 	if minReadySeconds == 0 {
 		return true
 	}
-	return !c.LastTransitionTime.IsZero() && c.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).Compare(now) <= 0
+	if c.LastTransitionTime.IsZero() {
+		return false
+	}
+	at := c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second)
+	if !m.AtLeast(kversion.V1_34) {
+		return at.Before(now)
+	}
+	return !at.After(now)
 }
 
 func failureCondition(cs []appsv1.ReplicaSetCondition) *appsv1.ReplicaSetCondition {

@@ -190,7 +190,7 @@ func Sync(state State, opts ...Option) (*Plan, error) {
 		p.Why = append(p.Why, because(RuleInSync, action.Num("active", len(active)), action.Num("replicas", replicas)))
 	}
 	failed := manage && p.Diff != 0 && state.PodWriteError != ""
-	p.status(rs, active, terminating, gate, failed, state)
+	p.status(rs, active, terminating, gate, failed, state, o.version)
 	if failed {
 		p.Failed = true
 		p.Why = append(p.Why, because(RuleWritesFail, action.Str("message", failureMessage(p.Diff, state.PodWriteError))))

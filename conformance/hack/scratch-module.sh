@@ -1,4 +1,5 @@
-# scratch-module.sh is sourced by record-minors.sh and record-defaulting.sh:
+# scratch-module.sh is sourced by record-minors.sh, record-defaulting.sh and
+# record-replicaset.sh:
 # the scratch-module setup they share. It defines
 #
 #   upstream_of MINOR          the k8s.io/kubernetes version recorded for MINOR

@@ -210,10 +210,15 @@ func randomInput(r *rand.Rand) Input {
 	return in
 }
 
-// ours runs the library on in as upstream's outcome would read it.
+// ours runs the library on in as upstream's outcome would read it, the
+// gate set as in.TerminatingReplicas says.
 func ours(in Input) (Outcome, *replicaset.Plan, error) {
+	return oursWith(in, replicaset.WithTerminatingReplicas(in.TerminatingReplicas))
+}
+
+// oursWith is ours with the options given (in.TerminatingReplicas unread).
+func oursWith(in Input, opts ...replicaset.Option) (Outcome, *replicaset.Plan, error) {
 	state := replicaset.State{ReplicaSet: in.ReplicaSet, Pods: in.Pods, ReplicaSets: in.ReplicaSets, Now: in.Now, ExpectationsPending: in.ExpectationsPending}
-	opts := []replicaset.Option{replicaset.WithTerminatingReplicas(in.TerminatingReplicas)}
 	p, err := replicaset.Sync(state, opts...)
 	if err != nil {
 		return Outcome{}, nil, err

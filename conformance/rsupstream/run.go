@@ -15,6 +15,12 @@
 // the consistency store (a no-op: nothing was written before) are swapped
 // through reflect and unsafe; metav1.Now is pinned by the patched
 // apimachinery's NowHook. Run is not safe for concurrent use.
+//
+// The fields whose names differ between minors are swapped in
+// swapMinorFields, one file per shape behind a build tag, so that command
+// record (rsupstream/record) builds this package against 1.33 to 1.36 too
+// (hack/record-replicaset.sh); TestRecordedMinors checks the library
+// against those recordings.
 package rsupstream
 
 import (
@@ -44,9 +50,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller"
 	"k8s.io/kubernetes/pkg/controller/replicaset"
-	consistencyutil "k8s.io/kubernetes/pkg/controller/util/consistency"
 	"k8s.io/kubernetes/pkg/features"
-	testingclock "k8s.io/utils/clock/testing"
 )
 
 //go:linkname syncReplicaSet k8s.io/kubernetes/pkg/controller/replicaset.(*ReplicaSetController).syncReplicaSet
@@ -98,18 +102,26 @@ func (q *queue) AddAfter(_ string, d time.Duration) { q.after = &d }
 func (q *queue) Add(string)                         {}
 func (q *queue) AddRateLimited(string)              {}
 
-// orderedIndexer lists ByIndex answers in input order.
+// orderedIndexer lists ByIndex and Index answers (the owner index of
+// 1.34+, the namespace index a 1.33 lister reads) in input order.
 type orderedIndexer struct {
 	cache.Indexer
 	pos map[types.UID]int
 }
 
-func (o orderedIndexer) ByIndex(name, value string) ([]any, error) {
-	objs, err := o.Indexer.ByIndex(name, value)
+func (o orderedIndexer) sorted(objs []any, err error) ([]any, error) {
 	sort.SliceStable(objs, func(i, j int) bool {
 		return o.pos[objs[i].(*corev1.Pod).UID] < o.pos[objs[j].(*corev1.Pod).UID]
 	})
 	return objs, err
+}
+
+func (o orderedIndexer) ByIndex(name, value string) ([]any, error) {
+	return o.sorted(o.Indexer.ByIndex(name, value))
+}
+
+func (o orderedIndexer) Index(name string, obj any) ([]any, error) {
+	return o.sorted(o.Indexer.Index(name, obj))
 }
 
 func field(rsc *replicaset.ReplicaSetController, name string) reflect.Value {
@@ -220,12 +232,10 @@ func Run(in Input) (Outcome, error) {
 			return out, err
 		}
 	}
-	field(rsc, "podIndexer").Set(reflect.ValueOf(cache.Indexer(orderedIndexer{podInf.Informer().GetIndexer(), pos})))
-	field(rsc, "clock").Set(reflect.ValueOf(testingclock.NewFakePassiveClock(in.Now)))
+	swapMinorFields(rsc, orderedIndexer{podInf.Informer().GetIndexer(), pos}, in.Now)
 	q := &queue{}
 	field(rsc, "queue").Set(reflect.ValueOf(workqueue.TypedRateLimitingInterface[string](q)))
 	field(rsc, "podControl").Set(reflect.ValueOf(controller.PodControlInterface(controller.RealPodControl{KubeClient: client, Recorder: &record.FakeRecorder{}})))
-	field(rsc, "consistencyStore").Set(reflect.ValueOf(consistencyutil.NewNoopConsistencyStore()))
 	key := in.ReplicaSet.Namespace + "/" + in.ReplicaSet.Name
 	if in.ExpectationsPending {
 		exp := field(rsc, "expectations").Interface().(*controller.UIDTrackingControllerExpectations)

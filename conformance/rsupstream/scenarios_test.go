@@ -60,30 +60,7 @@ type scenarioPod struct {
 // TestScenarios runs named states, each chosen for one question users ask
 // about which pods a scale-down removes, through both sides.
 func TestScenarios(t *testing.T) {
-	r := func(node string, ready time.Duration) scenarioPod {
-		return scenarioPod{node: node, ready: ready, age: ready + time.Minute}
-	}
-	tests := []struct {
-		name string
-		in   Input
-		// deletes are the pods upstream deleted (seen once, kept so the
-		// reason cannot drift from what upstream does).
-		deletes []string
-		reason  string
-	}{
-		{name: "doubled-up node goes first", in: scenario(2, 0, []scenarioPod{r("n1", time.Hour), r("n2", time.Hour), r("n3", time.Hour)}, []string{"n2", "n2"}),
-			deletes: []string{"new-1"}, reason: "n2 also holds two old pods: its new pod ranks first (rule 5)"},
-		{name: "deletion cost beats node rank", in: scenario(2, 0, []scenarioPod{{node: "n1", ready: time.Hour, age: 2 * time.Hour, cost: "-10"}, r("n2", time.Hour), r("n3", time.Hour)}, []string{"n2", "n2"}),
-			deletes: []string{"new-0"}, reason: "kubernetes/kubernetes#124306: a lower cost wins over co-location"},
-		{name: "same log bucket by UID", in: scenario(1, 0, []scenarioPod{r("n1", 1001*time.Second), r("n2", 1000*time.Second)}, nil),
-			deletes: []string{"new-0"}, reason: "kubernetes/kubernetes#111443: ready 1001 s and 1000 s share a log2 bucket, so the lower UID (new-0, ready longer) goes, not the more recently ready pod"},
-		{name: "unscheduled and not ready first", in: scenario(1, 0, []scenarioPod{r("n1", time.Hour), {age: time.Minute}, {node: "n2", age: time.Minute}}, nil),
-			deletes: []string{"new-1", "new-2"}, reason: "rule 1 (no node) then rule 3 (not ready) before the ready pod"},
-		{name: "rollout step availability", in: scenario(4, 30, []scenarioPod{r("n1", 10*time.Second), r("n2", time.Hour), r("n3", 20*time.Second), r("n1", time.Hour)}, []string{"n1"}),
-			reason: "minReadySeconds 30: two of four available, requeue when the next one is (10 s)"},
-		{name: "scale up from zero", in: scenario(7, 0, nil, []string{"n1"}), reason: "7 creates in batches 1, 2, 4"},
-	}
-	for _, tt := range tests {
+	for _, tt := range namedScenarios() {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.reason == "" {
 				t.Errorf("reason must be provided")
@@ -104,5 +81,36 @@ func TestScenarios(t *testing.T) {
 			}
 			t.Logf("%s\n%s", tt.reason, plan)
 		})
+	}
+}
+
+type namedScenario struct {
+	name string
+	in   Input
+	// deletes are the pods upstream deleted (seen once, kept so the
+	// reason cannot drift from what upstream does).
+	deletes []string
+	reason  string
+}
+
+// namedScenarios are states each chosen for one question users ask about
+// which pods a scale-down removes; TestScenarios runs them through both
+// sides, and the per-minor recordings hold them too.
+func namedScenarios() []namedScenario {
+	r := func(node string, ready time.Duration) scenarioPod {
+		return scenarioPod{node: node, ready: ready, age: ready + time.Minute}
+	}
+	return []namedScenario{
+		{name: "doubled-up node goes first", in: scenario(2, 0, []scenarioPod{r("n1", time.Hour), r("n2", time.Hour), r("n3", time.Hour)}, []string{"n2", "n2"}),
+			deletes: []string{"new-1"}, reason: "n2 also holds two old pods: its new pod ranks first (rule 5)"},
+		{name: "deletion cost beats node rank", in: scenario(2, 0, []scenarioPod{{node: "n1", ready: time.Hour, age: 2 * time.Hour, cost: "-10"}, r("n2", time.Hour), r("n3", time.Hour)}, []string{"n2", "n2"}),
+			deletes: []string{"new-0"}, reason: "kubernetes/kubernetes#124306: a lower cost wins over co-location"},
+		{name: "same log bucket by UID", in: scenario(1, 0, []scenarioPod{r("n1", 1001*time.Second), r("n2", 1000*time.Second)}, nil),
+			deletes: []string{"new-0"}, reason: "kubernetes/kubernetes#111443: ready 1001 s and 1000 s share a log2 bucket, so the lower UID (new-0, ready longer) goes, not the more recently ready pod"},
+		{name: "unscheduled and not ready first", in: scenario(1, 0, []scenarioPod{r("n1", time.Hour), {age: time.Minute}, {node: "n2", age: time.Minute}}, nil),
+			deletes: []string{"new-1", "new-2"}, reason: "rule 1 (no node) then rule 3 (not ready) before the ready pod"},
+		{name: "rollout step availability", in: scenario(4, 30, []scenarioPod{r("n1", 10*time.Second), r("n2", time.Hour), r("n3", 20*time.Second), r("n1", time.Hour)}, []string{"n1"}),
+			reason: "minReadySeconds 30: two of four available, requeue when the next one is (10 s)"},
+		{name: "scale up from zero", in: scenario(7, 0, nil, []string{"n1"}), reason: "7 creates in batches 1, 2, 4"},
 	}
 }
