@@ -45,7 +45,7 @@ func Deployment(version string, d *appsv1.Deployment) (*appsv1.Deployment, error
 	}
 	out.Status = appsv1.DeploymentStatus{}
 	out.Generation = 1
-	dropDisabled(&out.Spec.Template, g)
+	dropDisabled(&out.Spec.Template, g, nil)
 	return storedDeployment(out)
 }
 
@@ -91,7 +91,7 @@ func ReplicaSet(version string, rs *appsv1.ReplicaSet) (*appsv1.ReplicaSet, erro
 	out := decodeReplicaSet(g, rs)
 	out.Status = appsv1.ReplicaSetStatus{}
 	out.Generation = 1
-	dropDisabled(&out.Spec.Template, g)
+	dropDisabled(&out.Spec.Template, g, nil)
 	return storedReplicaSet(out)
 }
 
@@ -135,7 +135,7 @@ func PodTemplate(version string, t *corev1.PodTemplateSpec) (*corev1.PodTemplate
 	out := t.DeepCopy()
 	dropUnknown(out, g.minor)
 	defaultTemplate(out, g.ImageVolume)
-	dropDisabled(out, g)
+	dropDisabled(out, g, nil)
 	if err := readBack(&out); err != nil {
 		return nil, err
 	}

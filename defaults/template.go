@@ -18,7 +18,7 @@ func defaultTemplate(t *corev1.PodTemplateSpec, imageVolume bool) {
 	for i := range s.Volumes {
 		defaultVolume(&s.Volumes[i], imageVolume)
 	}
-	eachContainer(s, func(c *corev1.Container, _ bool) { defaultContainer(c) })
+	eachContainer(s, func(c *corev1.Container, _ containerKind) { defaultContainer(c) })
 	roundUp(s.Overhead)
 	if r := s.Resources; r != nil {
 		roundUp(r.Limits)
