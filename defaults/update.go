@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/defaulter"
 	"github.com/deploysync/deploysync/internal/kversion"
 )
 
@@ -97,7 +98,7 @@ func PodTemplateUpdate(version string, old, updated *corev1.PodTemplateSpec) (*c
 	readStored(g, old, old)
 	out := updated.DeepCopy()
 	dropUnknown(out, g.minor)
-	defaultTemplate(out, g.ImageVolume)
+	defaulter.Template(out, g.ImageVolume)
 	dropDisabled(out, g, old)
 	if err := readBack(&out); err != nil {
 		return nil, err
