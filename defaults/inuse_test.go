@@ -25,6 +25,9 @@ func TestInUse(t *testing.T) {
 	spread := func(c corev1.TopologySpreadConstraint) corev1.PodSpec {
 		return corev1.PodSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{c}}
 	}
+	projected := func(p corev1.VolumeProjection) corev1.PodSpec {
+		return corev1.PodSpec{Volumes: []corev1.Volume{{Name: "p", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{p}}}}}}
+	}
 	honor := ptr.To(corev1.NodeInclusionPolicyHonor)
 	always, never := ptr.To(corev1.ContainerRestartPolicyAlways), ptr.To(corev1.ContainerRestartPolicyNever)
 	rules := []corev1.ContainerRestartRule{{Action: corev1.ContainerRestartRuleActionRestart}}
@@ -74,6 +77,17 @@ func TestInUse(t *testing.T) {
 		{"ephemeral restartPolicy stored", corev1.PodSpec{EphemeralContainers: []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{RestartPolicy: never}}}},
 			app(corev1.Container{RestartPolicy: never}),
 			func(s corev1.PodSpec) bool { return one(s).RestartPolicy != nil }, false, "containerRestartRulesInUse does not ask the ephemeral containers"},
+		// Checks the recorded update paths do not reach (no recorded
+		// stored object holds the field): a field set anywhere is use.
+		{"cluster trust bundle stored", projected(corev1.VolumeProjection{ClusterTrustBundle: &corev1.ClusterTrustBundleProjection{Path: "a"}}),
+			projected(corev1.VolumeProjection{ClusterTrustBundle: &corev1.ClusterTrustBundleProjection{Path: "b"}}),
+			func(s corev1.PodSpec) bool { return s.Volumes[0].Projected.Sources[0].ClusterTrustBundle != nil }, true, "clusterTrustBundleProjectionInUse: any projected source of one"},
+		{"pod certificate stored", projected(corev1.VolumeProjection{PodCertificate: &corev1.PodCertificateProjection{SignerName: "a"}}),
+			projected(corev1.VolumeProjection{PodCertificate: &corev1.PodCertificateProjection{SignerName: "b"}}),
+			func(s corev1.PodSpec) bool { return s.Volumes[0].Projected.Sources[0].PodCertificate != nil }, true, "podCertificateProjectionInUse: any projected source of one"},
+		{"env file stored", app(corev1.Container{Env: []corev1.EnvVar{{Name: "A", ValueFrom: &corev1.EnvVarSource{FileKeyRef: &corev1.FileKeySelector{Key: "a"}}}}}),
+			app(corev1.Container{Env: []corev1.EnvVar{{Name: "B", ValueFrom: &corev1.EnvVarSource{FileKeyRef: &corev1.FileKeySelector{Key: "b"}}}}}),
+			func(s corev1.PodSpec) bool { return one(s).Env[0].ValueFrom.FileKeyRef != nil }, true, "podFileKeyRefInUse: any container's env of one"},
 		{"a user beyond the volume's first source", corev1.PodSpec{Volumes: []corev1.Volume{{VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{}, ConfigMap: &corev1.ConfigMapVolumeSource{DefaultUser: ptr.To[int64](1)}}}}},
 			corev1.PodSpec{Volumes: []corev1.Volume{{VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{DefaultUser: ptr.To[int64](1)}}}}},
 			func(s corev1.PodSpec) bool { return s.Volumes[0].Secret.DefaultUser != nil }, false, "atomicWriteVolumeUserFieldsInUse looks at a volume's first set source only, as the drop does"},
