@@ -7,10 +7,9 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/defaulter"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
 )
@@ -45,7 +44,7 @@ func Deployment(version string, d *appsv1.Deployment) (*appsv1.Deployment, error
 	}
 	out.Status = appsv1.DeploymentStatus{}
 	out.Generation = 1
-	dropDisabled(&out.Spec.Template, g)
+	dropDisabled(&out.Spec.Template, g, nil)
 	return storedDeployment(out)
 }
 
@@ -55,8 +54,8 @@ func Deployment(version string, d *appsv1.Deployment) (*appsv1.Deployment, error
 func decodeDeployment(g gates, d *appsv1.Deployment) (*appsv1.Deployment, error) {
 	out := d.DeepCopy()
 	dropUnknown(out, g.minor)
-	defaultDeploymentSpec(&out.Spec)
-	defaultTemplate(&out.Spec.Template, g.ImageVolume)
+	defaulter.DeploymentSpec(&out.Spec)
+	defaulter.Template(&out.Spec.Template, g.ImageVolume)
 	if err := normalizeRollbackTo(out); err != nil {
 		return nil, err
 	}
@@ -91,7 +90,7 @@ func ReplicaSet(version string, rs *appsv1.ReplicaSet) (*appsv1.ReplicaSet, erro
 	out := decodeReplicaSet(g, rs)
 	out.Status = appsv1.ReplicaSetStatus{}
 	out.Generation = 1
-	dropDisabled(&out.Spec.Template, g)
+	dropDisabled(&out.Spec.Template, g, nil)
 	return storedReplicaSet(out)
 }
 
@@ -99,10 +98,8 @@ func ReplicaSet(version string, rs *appsv1.ReplicaSet) (*appsv1.ReplicaSet, erro
 func decodeReplicaSet(g gates, rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	out := rs.DeepCopy()
 	dropUnknown(out, g.minor)
-	if out.Spec.Replicas == nil {
-		out.Spec.Replicas = ptr.To[int32](1)
-	}
-	defaultTemplate(&out.Spec.Template, g.ImageVolume)
+	defaulter.ReplicaSetSpec(&out.Spec)
+	defaulter.Template(&out.Spec.Template, g.ImageVolume)
 	return out
 }
 
@@ -134,8 +131,8 @@ func PodTemplate(version string, t *corev1.PodTemplateSpec) (*corev1.PodTemplate
 	}
 	out := t.DeepCopy()
 	dropUnknown(out, g.minor)
-	defaultTemplate(out, g.ImageVolume)
-	dropDisabled(out, g)
+	defaulter.Template(out, g.ImageVolume)
+	dropDisabled(out, g, nil)
 	if err := readBack(&out); err != nil {
 		return nil, err
 	}
@@ -156,33 +153,6 @@ func minorGates(version string) (gates, error) {
 		}
 	}
 	return defaultGates(m), nil
-}
-
-func defaultDeploymentSpec(s *appsv1.DeploymentSpec) {
-	if s.Replicas == nil {
-		s.Replicas = ptr.To[int32](1)
-	}
-	st := &s.Strategy
-	if st.Type == "" {
-		st.Type = appsv1.RollingUpdateDeploymentStrategyType
-	}
-	if st.Type == appsv1.RollingUpdateDeploymentStrategyType {
-		if st.RollingUpdate == nil {
-			st.RollingUpdate = &appsv1.RollingUpdateDeployment{}
-		}
-		if st.RollingUpdate.MaxUnavailable == nil {
-			st.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromString("25%"))
-		}
-		if st.RollingUpdate.MaxSurge == nil {
-			st.RollingUpdate.MaxSurge = ptr.To(intstr.FromString("25%"))
-		}
-	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = ptr.To[int32](10)
-	}
-	if s.ProgressDeadlineSeconds == nil {
-		s.ProgressDeadlineSeconds = ptr.To[int32](600)
-	}
 }
 
 // normalizeRollbackTo does to the deprecated rollback annotation what the

@@ -2,6 +2,7 @@ package defaults
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/internal/kversion"
 )
@@ -77,159 +78,133 @@ func defaultGates(m kversion.Minor) gates {
 }
 
 // dropDisabled drops from a template the fields whose gate is off, as the
-// registry's create strategy does, and the legacy init-container
-// annotations, which every minor drops.
-func dropDisabled(t *corev1.PodTemplateSpec, g gates) {
+// registry's create and update strategies do (upstream's
+// DropDisabledTemplateFields), and the legacy init-container annotations,
+// which every minor drops. old is the stored template on an update, nil on
+// create: a field whose gate is off is kept where old uses it, as that
+// gate's in-use check asks (inuse.go). The gates come in upstream's order.
+func dropDisabled(t *corev1.PodTemplateSpec, g gates, old *corev1.PodTemplateSpec) {
+	var stored *corev1.PodSpec
+	if old != nil {
+		stored = &old.Spec
+	}
+	// drop reports whether a gate's field goes: the gate is off and the
+	// stored spec, if any, does not use it.
+	drop := func(on bool, inUse func(*corev1.PodSpec) bool) bool {
+		return !on && (stored == nil || !inUse(stored))
+	}
 	s := &t.Spec
 	dropInitContainerAnnotations(t)
-	if !g.UserNamespacesSupport {
+	if drop(g.UserNamespacesSupport, hostUsersInUse) {
 		s.HostUsers = nil
 	}
-	if sc := s.SecurityContext; sc != nil {
-		if !g.SupplementalGroupsPolicy {
-			sc.SupplementalGroupsPolicy = nil
-		}
-		if !g.SELinuxChangePolicy {
-			sc.SELinuxChangePolicy = nil
-		}
+	if drop(g.SupplementalGroupsPolicy, supplementalGroupsPolicyInUse) && s.SecurityContext != nil {
+		s.SecurityContext.SupplementalGroupsPolicy = nil
 	}
-	if !g.PodLevelResources {
+	if drop(g.PodLevelResources, podLevelResourcesInUse) {
 		s.Resources = nil
 	}
-	if !g.GenericWorkload {
+	if drop(g.ProcMountType, procMountInUse) {
+		// Forced to the default, not dropped: a stored object of 1.12
+		// has it set.
+		eachContainer(s, func(c *corev1.Container, _ containerKind) {
+			if c.SecurityContext != nil && c.SecurityContext.ProcMount != nil {
+				c.SecurityContext.ProcMount = ptr.To(corev1.DefaultProcMount)
+			}
+		})
+	}
+	if drop(g.NodeInclusionPolicyInPodTopologySpread, nodeTaintsPolicyInUse) {
+		eachSpread(s, func(c *corev1.TopologySpreadConstraint) { c.NodeTaintsPolicy = nil })
+	}
+	if drop(g.NodeInclusionPolicyInPodTopologySpread, nodeAffinityPolicyInUse) {
+		eachSpread(s, func(c *corev1.TopologySpreadConstraint) { c.NodeAffinityPolicy = nil })
+	}
+	if drop(g.MatchLabelKeysInPodTopologySpread, spreadLabelKeysInUse) {
+		eachSpread(s, func(c *corev1.TopologySpreadConstraint) { c.MatchLabelKeys = nil })
+	}
+	if drop(g.MatchLabelKeysInPodAffinity, affinityLabelKeysInUse) {
+		eachAffinityTerm(s, func(t *corev1.PodAffinityTerm) { t.MatchLabelKeys, t.MismatchLabelKeys = nil, nil })
+	}
+	if drop(g.DynamicResourceAllocation, resourceClaimsInUse) {
+		s.ResourceClaims = nil
+		eachContainer(s, func(c *corev1.Container, _ containerKind) { c.Resources.Claims = nil })
+	}
+	if drop(g.ClusterTrustBundleProjection, clusterTrustBundlesInUse) {
+		eachProjection(s, func(p *corev1.VolumeProjection) { p.ClusterTrustBundle = nil })
+	}
+	if drop(g.PodCertificateRequest, podCertificatesInUse) {
+		eachProjection(s, func(p *corev1.VolumeProjection) { p.PodCertificate = nil })
+	}
+	if drop(g.AtomicWriteVolumeUserFields, volumeUsersInUse) {
+		eachVolumeUser(s, func(u **int64) { *u = nil })
+	}
+	if drop(g.GenericWorkload, schedulingGroupInUse) {
 		s.SchedulingGroup = nil
 	}
-	if !g.EvictionRequestAPI {
+	if drop(g.GRPCContainerProbeTLS, grpcProbeModeInUse) {
+		eachProbe(s, func(p *corev1.Probe) {
+			if p.GRPC != nil {
+				p.GRPC.Mode = nil
+			}
+		})
+	}
+	if drop(g.EvictionRequestAPI, evictionRespondersInUse) {
 		s.EvictionResponders = nil
 	}
-	if !g.HostnameOverride {
+	if drop(g.InPlacePodVerticalScaling, resizePolicyInUse) {
+		eachContainer(s, func(c *corev1.Container, _ containerKind) { c.ResizePolicy = nil })
+	}
+	if drop(g.ContainerRestartRules, restartRulesInUse) {
+		eachContainer(s, dropRestartRules)
+	}
+	if drop(g.RecursiveReadOnlyMounts, recursiveReadOnlyInUse) {
+		eachMount(s, func(m *corev1.VolumeMount) { m.RecursiveReadOnly = nil })
+	}
+	if drop(g.EmptyDirVolumeMode, emptyDirModeInUse) {
+		for i := range s.Volumes {
+			if e := s.Volumes[i].EmptyDir; e != nil {
+				e.Mode = nil
+			}
+		}
+	}
+	if drop(g.VolumeBindMountOptions, bindMountOptionsInUse) {
+		eachMount(s, func(m *corev1.VolumeMount) { m.BindMountOptions = nil })
+	}
+	if drop(g.HostnameOverride, hostnameOverrideInUse) {
 		s.HostnameOverride = nil
 	}
-	if !g.DynamicResourceAllocation {
-		s.ResourceClaims = nil
+	if drop(g.EnvFiles, fileKeyRefsInUse) {
+		eachEnvSource(s, func(e *corev1.EnvVarSource) { e.FileKeyRef = nil })
 	}
-	dropTopologySpread(s, g)
-	dropAffinityKeys(s, g)
-	dropVolumeFields(s, g)
-	if !g.ImageVolume {
+	if drop(g.ImageVolume, imageVolumesInUse) {
 		dropImageVolumes(s)
 	}
-	eachContainer(s, func(c *corev1.Container, init bool) { dropContainerFields(c, init, g) })
-}
-
-// eachContainer calls f on every init, regular and ephemeral container, in
-// that order; init says which are init containers.
-func eachContainer(s *corev1.PodSpec, f func(c *corev1.Container, init bool)) {
-	for i := range s.InitContainers {
-		f(&s.InitContainers[i], true)
+	if drop(g.SELinuxChangePolicy, seLinuxChangePolicyInUse) && s.SecurityContext != nil {
+		s.SecurityContext.SELinuxChangePolicy = nil
 	}
-	for i := range s.Containers {
-		f(&s.Containers[i], false)
-	}
-	for i := range s.EphemeralContainers {
-		f((*corev1.Container)(&s.EphemeralContainers[i].EphemeralContainerCommon), false)
-	}
-}
-
-func dropTopologySpread(s *corev1.PodSpec, g gates) {
-	for i := range s.TopologySpreadConstraints {
-		c := &s.TopologySpreadConstraints[i]
-		if !g.NodeInclusionPolicyInPodTopologySpread {
-			c.NodeAffinityPolicy = nil
-			c.NodeTaintsPolicy = nil
-		}
-		if !g.MatchLabelKeysInPodTopologySpread {
-			c.MatchLabelKeys = nil
-		}
-	}
-}
-
-func dropAffinityKeys(s *corev1.PodSpec, g gates) {
-	if g.MatchLabelKeysInPodAffinity || s.Affinity == nil {
-		return
-	}
-	terms := func(req []corev1.PodAffinityTerm, pref []corev1.WeightedPodAffinityTerm) {
-		for i := range req {
-			req[i].MatchLabelKeys, req[i].MismatchLabelKeys = nil, nil
-		}
-		for i := range pref {
-			pref[i].PodAffinityTerm.MatchLabelKeys, pref[i].PodAffinityTerm.MismatchLabelKeys = nil, nil
-		}
-	}
-	if a := s.Affinity.PodAffinity; a != nil {
-		terms(a.RequiredDuringSchedulingIgnoredDuringExecution, a.PreferredDuringSchedulingIgnoredDuringExecution)
-	}
-	if a := s.Affinity.PodAntiAffinity; a != nil {
-		terms(a.RequiredDuringSchedulingIgnoredDuringExecution, a.PreferredDuringSchedulingIgnoredDuringExecution)
-	}
-}
-
-func dropVolumeFields(s *corev1.PodSpec, g gates) {
-	for i := range s.Volumes {
-		v := &s.Volumes[i].VolumeSource
-		if p := v.Projected; p != nil {
-			for j := range p.Sources {
-				if !g.ClusterTrustBundleProjection {
-					p.Sources[j].ClusterTrustBundle = nil
-				}
-				if !g.PodCertificateRequest {
-					p.Sources[j].PodCertificate = nil
+	if drop(g.ContainerStopSignals, stopSignalsInUse) {
+		eachContainer(s, func(c *corev1.Container, _ containerKind) {
+			if l := c.Lifecycle; l != nil && l.StopSignal != nil {
+				l.StopSignal = nil
+				if *l == (corev1.Lifecycle{}) {
+					c.Lifecycle = nil
 				}
 			}
-		}
-		if !g.AtomicWriteVolumeUserFields {
-			dropVolumeUsers(v)
-		}
-		if !g.EmptyDirVolumeMode && v.EmptyDir != nil {
-			v.EmptyDir.Mode = nil
-		}
+		})
+	}
+	if drop(g.H2CContainerProbe, httpProtocolsInUse) {
+		eachHTTPGet(s, func(h *corev1.HTTPGetAction) { h.Protocol = nil })
 	}
 }
 
-// dropVolumeUsers drops the user fields of the first of a volume's
-// secret, configMap, downwardAPI and projected sources that is set (the
-// strategy looks no further), and of each projection's first set source.
-func dropVolumeUsers(v *corev1.VolumeSource) {
-	keys := func(items []corev1.KeyToPath) {
-		for i := range items {
-			items[i].User = nil
-		}
+// dropRestartRules drops a container's restartPolicy and
+// restartPolicyRules, but an init container's restartPolicy Always (a
+// sidecar's, under another gate).
+func dropRestartRules(c *corev1.Container, k containerKind) {
+	if k != initContainer || (c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyAlways) {
+		c.RestartPolicy = nil
 	}
-	files := func(items []corev1.DownwardAPIVolumeFile) {
-		for i := range items {
-			items[i].User = nil
-		}
-	}
-	switch {
-	case v.Secret != nil:
-		v.Secret.DefaultUser = nil
-		keys(v.Secret.Items)
-	case v.ConfigMap != nil:
-		v.ConfigMap.DefaultUser = nil
-		keys(v.ConfigMap.Items)
-	case v.DownwardAPI != nil:
-		v.DownwardAPI.DefaultUser = nil
-		files(v.DownwardAPI.Items)
-	case v.Projected != nil:
-		v.Projected.DefaultUser = nil
-		for j := range v.Projected.Sources {
-			p := &v.Projected.Sources[j]
-			switch {
-			case p.Secret != nil:
-				keys(p.Secret.Items)
-			case p.DownwardAPI != nil:
-				files(p.DownwardAPI.Items)
-			case p.ConfigMap != nil:
-				keys(p.ConfigMap.Items)
-			case p.ServiceAccountToken != nil:
-				p.ServiceAccountToken.User = nil
-			case p.ClusterTrustBundle != nil:
-				p.ClusterTrustBundle.User = nil
-			case p.PodCertificate != nil:
-				p.PodCertificate.User = nil
-			}
-		}
-	}
+	c.RestartPolicyRules = nil
 }
 
 // dropImageVolumes removes the image volumes and every mount of them.
@@ -244,7 +219,7 @@ func dropImageVolumes(s *corev1.PodSpec) {
 		kept = append(kept, v)
 	}
 	s.Volumes = kept
-	eachContainer(s, func(c *corev1.Container, _ bool) {
+	eachContainer(s, func(c *corev1.Container, _ containerKind) {
 		var mounts []corev1.VolumeMount
 		for _, m := range c.VolumeMounts {
 			if !images[m.Name] {
@@ -253,68 +228,6 @@ func dropImageVolumes(s *corev1.PodSpec) {
 		}
 		c.VolumeMounts = mounts
 	})
-}
-
-func dropContainerFields(c *corev1.Container, init bool, g gates) {
-	if !g.ProcMountType && c.SecurityContext != nil && c.SecurityContext.ProcMount != nil {
-		def := corev1.DefaultProcMount
-		c.SecurityContext.ProcMount = &def
-	}
-	if !g.DynamicResourceAllocation {
-		c.Resources.Claims = nil
-	}
-	if !g.InPlacePodVerticalScaling {
-		c.ResizePolicy = nil
-	}
-	if !g.ContainerRestartRules {
-		if !init || (c.RestartPolicy != nil && *c.RestartPolicy != corev1.ContainerRestartPolicyAlways) {
-			c.RestartPolicy = nil
-		}
-		c.RestartPolicyRules = nil
-	}
-	for i := range c.VolumeMounts {
-		if !g.RecursiveReadOnlyMounts {
-			c.VolumeMounts[i].RecursiveReadOnly = nil
-		}
-		if !g.VolumeBindMountOptions {
-			c.VolumeMounts[i].BindMountOptions = nil
-		}
-	}
-	if !g.EnvFiles {
-		for i := range c.Env {
-			if c.Env[i].ValueFrom != nil {
-				c.Env[i].ValueFrom.FileKeyRef = nil
-			}
-		}
-	}
-	probes := []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe}
-	if !g.GRPCContainerProbeTLS {
-		for _, p := range probes {
-			if p != nil && p.GRPC != nil {
-				p.GRPC.Mode = nil
-			}
-		}
-	}
-	if !g.H2CContainerProbe {
-		for _, p := range probes {
-			if p != nil && p.HTTPGet != nil {
-				p.HTTPGet.Protocol = nil
-			}
-		}
-		if l := c.Lifecycle; l != nil {
-			for _, h := range []*corev1.LifecycleHandler{l.PostStart, l.PreStop} {
-				if h != nil && h.HTTPGet != nil {
-					h.HTTPGet.Protocol = nil
-				}
-			}
-		}
-	}
-	if !g.ContainerStopSignals && c.Lifecycle != nil && c.Lifecycle.StopSignal != nil {
-		c.Lifecycle.StopSignal = nil
-		if *c.Lifecycle == (corev1.Lifecycle{}) {
-			c.Lifecycle = nil
-		}
-	}
 }
 
 // dropInitContainerAnnotations deletes a template's legacy init-container

@@ -1,13 +1,12 @@
 package defaults
 
 import (
-	"reflect"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/defaulter"
 	"github.com/deploysync/deploysync/internal/kversion"
 )
 
@@ -17,8 +16,9 @@ import (
 // and the conversion round trip of [Deployment]; then, as the registry's
 // update strategy does, the status is old's, a template field whose
 // feature gate is off at that minor is dropped unless old's template uses
-// it (as that minor's checks have it: a field of the same gate; for 1.33's
-// pod-level resources, a request or a limit), and metadata.generation is
+// it (as that gate's in-use check asks: most ask whether the field is set,
+// some less, such as 1.33's pod-level resources, in use only with a
+// request or a limit), and metadata.generation is
 // old's plus one where the spec or the annotations differ from old's
 // (semantically, after defaulting; before 1.37 the template's legacy
 // init-container annotations, which the conversion drops from both, never
@@ -42,7 +42,7 @@ func DeploymentUpdate(version string, old, updated *appsv1.Deployment) (*appsv1.
 		return nil, err
 	}
 	out.Status = *old.Status.DeepCopy()
-	dropDisabled(&out.Spec.Template, gatesInUse(g, &old.Spec.Template))
+	dropDisabled(&out.Spec.Template, g, &old.Spec.Template)
 	// The strategy compares the internal objects: old's rollback
 	// annotation is read as a number too.
 	cmp := &appsv1.Deployment{ObjectMeta: *old.ObjectMeta.DeepCopy()}
@@ -75,7 +75,7 @@ func ReplicaSetUpdate(version string, old, updated *appsv1.ReplicaSet) (*appsv1.
 	readStored(g, old, &old.Spec.Template)
 	out := decodeReplicaSet(g, updated)
 	out.Status = *old.Status.DeepCopy()
-	dropDisabled(&out.Spec.Template, gatesInUse(g, &old.Spec.Template))
+	dropDisabled(&out.Spec.Template, g, &old.Spec.Template)
 	out.Generation = old.Generation
 	if !equality.Semantic.DeepEqual(out.Spec, old.Spec) {
 		out.Generation = old.Generation + 1
@@ -98,8 +98,8 @@ func PodTemplateUpdate(version string, old, updated *corev1.PodTemplateSpec) (*c
 	readStored(g, old, old)
 	out := updated.DeepCopy()
 	dropUnknown(out, g.minor)
-	defaultTemplate(out, g.ImageVolume)
-	dropDisabled(out, gatesInUse(g, old))
+	defaulter.Template(out, g.ImageVolume)
+	dropDisabled(out, g, old)
 	if err := readBack(&out); err != nil {
 		return nil, err
 	}
@@ -116,42 +116,4 @@ func readStored(g gates, obj any, t *corev1.PodTemplateSpec) {
 	if g.minor < kversion.V1_37 {
 		dropInitContainerAnnotations(t)
 	}
-}
-
-// gatesInUse returns g with each gate that is off turned on where the old
-// template uses a field of that gate: the fields dropping that gate alone
-// would remove, as the registry keeps a disabled field an object already
-// has.
-func gatesInUse(g gates, old *corev1.PodTemplateSpec) gates {
-	all := g
-	av := reflect.ValueOf(&all).Elem()
-	for i := 0; i < av.NumField(); i++ {
-		if av.Field(i).Kind() == reflect.Bool {
-			av.Field(i).SetBool(true)
-		}
-	}
-	kept := old.DeepCopy()
-	dropDisabled(kept, all) // only the init-container annotations go
-	out := g
-	ov := reflect.ValueOf(&out).Elem()
-	for i := 0; i < ov.NumField(); i++ {
-		if ov.Field(i).Kind() != reflect.Bool || ov.Field(i).Bool() {
-			continue
-		}
-		one := all
-		reflect.ValueOf(&one).Elem().Field(i).SetBool(false)
-		t := old.DeepCopy()
-		dropDisabled(t, one)
-		if !equality.Semantic.DeepEqual(t, kept) {
-			ov.Field(i).SetBool(true)
-		}
-	}
-	// Where upstream's in-use check asks less than "any field set": pod-
-	// level resources are in use only with a request or a limit (an
-	// empty resources: {} is dropped; off by default in 1.33 only).
-	if !g.PodLevelResources && out.PodLevelResources {
-		r := old.Spec.Resources
-		out.PodLevelResources = r != nil && (len(r.Requests) > 0 || len(r.Limits) > 0)
-	}
-	return out
 }

@@ -1,17 +1,15 @@
 package deployutil
 
 import (
-	"strings"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync/internal/defaulter"
 )
 
-// SetDefaults returns a copy of a Deployment with the defaults an apiserver
-// applies to apps/v1 Deployments filled in, for objects read from files that
-// never passed one:
+// SetDefaults returns a copy of a Deployment with the defaults an
+// apiserver's defaulters give an apps/v1 Deployment filled in, for objects
+// read from files that never passed one:
 //
 //   - spec.replicas 1; strategy RollingUpdate with maxSurge and
 //     maxUnavailable 25%; revisionHistoryLimit 10; progressDeadlineSeconds 600;
@@ -19,41 +17,23 @@ import (
 //     matter because the pod-template-hash is computed over the defaulted
 //     template.
 //
-// Fields already set are kept. The argument is not modified. A user needs it
-// for manifests read from files: Sync refuses the nil fields an apiserver
-// would have filled, and the hash is computed over the defaulted template.
+// Fields already set are kept, but for quantities, which are rounded up to
+// a whole milli-unit as the apiserver's defaulting rounds them. The
+// argument is not modified. A user needs it for manifests read from files:
+// Sync refuses the nil fields an apiserver would have filled, and the hash
+// is computed over the defaulted template.
 //
-// It fills only these common defaults (not those of volume sources, probes,
-// env field references, gated fields, canonical quantities); package
-// defaults gives the object an apiserver stores, byte for byte, and its
-// pod-template-hash.
+// These are the defaulters of package defaults, the first of its steps,
+// and of every minor alike; SetDefaults does not take the others (it
+// neither refuses a Deployment, drops the fields of disabled feature gates
+// or unknown to a minor, normalizes the rollback annotation, nor reads the
+// object back in canonical JSON, nor touches the status or generation).
+// Package defaults gives the object an apiserver of a given minor stores,
+// byte for byte, and so its pod-template-hash.
 func SetDefaults(d *appsv1.Deployment) *appsv1.Deployment {
 	d = d.DeepCopy()
-	s := &d.Spec
-	if s.Replicas == nil {
-		s.Replicas = ptr.To[int32](1)
-	}
-	if s.Strategy.Type == "" {
-		s.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
-	}
-	if s.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType {
-		if s.Strategy.RollingUpdate == nil {
-			s.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{}
-		}
-		if s.Strategy.RollingUpdate.MaxUnavailable == nil {
-			s.Strategy.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromString("25%"))
-		}
-		if s.Strategy.RollingUpdate.MaxSurge == nil {
-			s.Strategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromString("25%"))
-		}
-	}
-	if s.RevisionHistoryLimit == nil {
-		s.RevisionHistoryLimit = ptr.To[int32](10)
-	}
-	if s.ProgressDeadlineSeconds == nil {
-		s.ProgressDeadlineSeconds = ptr.To[int32](600)
-	}
-	setPodTemplateDefaults(&s.Template)
+	defaulter.DeploymentSpec(&d.Spec)
+	setPodTemplateDefaults(&d.Spec.Template)
 	return d
 }
 
@@ -62,9 +42,7 @@ func SetDefaults(d *appsv1.Deployment) *appsv1.Deployment {
 // manifests read from files, as [SetDefaults] for Deployments.
 func SetReplicaSetDefaults(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	rs = rs.DeepCopy()
-	if rs.Spec.Replicas == nil {
-		rs.Spec.Replicas = ptr.To[int32](1)
-	}
+	defaulter.ReplicaSetSpec(&rs.Spec)
 	setPodTemplateDefaults(&rs.Spec.Template)
 	return rs
 }
@@ -72,105 +50,26 @@ func SetReplicaSetDefaults(rs *appsv1.ReplicaSet) *appsv1.ReplicaSet {
 // SetPodTemplateDefaults returns a copy of a pod template with the core/v1
 // defaults an apiserver fills in: restartPolicy Always, dnsPolicy
 // ClusterFirst, an empty securityContext, terminationGracePeriodSeconds 30,
-// schedulerName default-scheduler, and for each container the termination
-// message path and policy, the image pull policy (Always for a ":latest"
-// or untagged image, IfNotPresent otherwise), port protocols and probe
-// timings. A user needs it to build a template that hashes as the
-// apiserver's copy of it does (see [ComputeHash]).
+// schedulerName default-scheduler; for each init, regular and ephemeral
+// container the termination message path and policy, the image pull
+// policy (Always for an image of the latest tag, written or implied,
+// IfNotPresent otherwise, as the apiserver parses the reference), port
+// protocols, env fieldRef apiVersions, probe timings and HTTP handler
+// defaults; each volume source's defaults (file modes, hostPath type, an
+// emptyDir where no source is set, ...), and quantities rounded up to
+// milli-units. An image volume gets its pull policy as at 1.35 and later,
+// where the ImageVolume gate is on. A user needs it to build a template
+// that hashes as the apiserver's copy of it does (see [ComputeHash]); the
+// fields of disabled gates that an apiserver also drops are package
+// defaults' (defaults.PodTemplate).
 func SetPodTemplateDefaults(t *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	t = t.DeepCopy()
 	setPodTemplateDefaults(t)
 	return t
 }
 
+// setPodTemplateDefaults is the defaulter's template step, with the image
+// volume pull policy of the minors whose ImageVolume gate is on.
 func setPodTemplateDefaults(t *corev1.PodTemplateSpec) {
-	s := &t.Spec
-	if s.ServiceAccountName == "" {
-		s.ServiceAccountName = s.DeprecatedServiceAccount
-	}
-	s.DeprecatedServiceAccount = s.ServiceAccountName
-	if s.DNSPolicy == "" {
-		s.DNSPolicy = corev1.DNSClusterFirst
-	}
-	if s.RestartPolicy == "" {
-		s.RestartPolicy = corev1.RestartPolicyAlways
-	}
-	if s.SecurityContext == nil {
-		s.SecurityContext = &corev1.PodSecurityContext{}
-	}
-	if s.TerminationGracePeriodSeconds == nil {
-		s.TerminationGracePeriodSeconds = ptr.To[int64](corev1.DefaultTerminationGracePeriodSeconds)
-	}
-	if s.SchedulerName == "" {
-		s.SchedulerName = corev1.DefaultSchedulerName
-	}
-	for i := range s.InitContainers {
-		setContainerDefaults(&s.InitContainers[i])
-	}
-	for i := range s.Containers {
-		setContainerDefaults(&s.Containers[i])
-	}
-}
-
-func setContainerDefaults(c *corev1.Container) {
-	if c.ImagePullPolicy == "" {
-		if imageTag(c.Image) == "latest" {
-			c.ImagePullPolicy = corev1.PullAlways
-		} else {
-			c.ImagePullPolicy = corev1.PullIfNotPresent
-		}
-	}
-	if c.TerminationMessagePath == "" {
-		c.TerminationMessagePath = corev1.TerminationMessagePathDefault
-	}
-	if c.TerminationMessagePolicy == "" {
-		c.TerminationMessagePolicy = corev1.TerminationMessageReadFile
-	}
-	for i := range c.Ports {
-		if c.Ports[i].Protocol == "" {
-			c.Ports[i].Protocol = corev1.ProtocolTCP
-		}
-	}
-	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-		setProbeDefaults(p)
-	}
-}
-
-func setProbeDefaults(p *corev1.Probe) {
-	if p == nil {
-		return
-	}
-	if p.TimeoutSeconds == 0 {
-		p.TimeoutSeconds = 1
-	}
-	if p.PeriodSeconds == 0 {
-		p.PeriodSeconds = 10
-	}
-	if p.SuccessThreshold == 0 {
-		p.SuccessThreshold = 1
-	}
-	if p.FailureThreshold == 0 {
-		p.FailureThreshold = 3
-	}
-	if h := p.HTTPGet; h != nil {
-		if h.Path == "" {
-			h.Path = "/"
-		}
-		if h.Scheme == "" {
-			h.Scheme = corev1.URISchemeHTTP
-		}
-	}
-}
-
-// imageTag returns an image reference's tag: "latest" when it has neither
-// tag nor digest, "" when it has only a digest.
-func imageTag(image string) string {
-	name := image
-	if i := strings.Index(name, "@"); i >= 0 {
-		return ""
-	}
-	if i := strings.LastIndex(name, ":"); i >= 0 && !strings.Contains(name[i:], "/") {
-		return name[i+1:]
-	}
-	return "latest"
+	defaulter.Template(t, true)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
@@ -111,6 +112,13 @@ func TestSetPodTemplateDefaults(t *testing.T) {
 			reason: "the registry's port is not a tag"},
 		{name: "registry port, tagged", in: c("localhost:5000/nginx:2"), want: dc("localhost:5000/nginx:2", corev1.PullIfNotPresent),
 			reason: "the tag after the last slash counts"},
+		{name: "empty image", in: c(""), want: dc("", corev1.PullIfNotPresent),
+			reason: "a template may leave the image to be filled; upstream's reference parser fails on it and leaves no tag: IfNotPresent"},
+		{name: "latest beside a digest", in: c("nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
+			want:   dc("nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", corev1.PullAlways),
+			reason: "the written tag is read beside the digest: latest pulls Always"},
+		{name: "no valid reference", in: c("Nginx"), want: dc("Nginx", corev1.PullIfNotPresent),
+			reason: "a repository name is lower case: the parser fails and leaves no tag, IfNotPresent (not the implied latest)"},
 		{name: "pull policy kept", in: corev1.Container{Name: "c", Image: "nginx", ImagePullPolicy: corev1.PullNever, TerminationMessagePath: "/x", TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError},
 			want:   corev1.Container{Name: "c", Image: "nginx", ImagePullPolicy: corev1.PullNever, TerminationMessagePath: "/x", TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError},
 			reason: "set values are kept"},
@@ -141,6 +149,44 @@ func TestSetPodTemplateDefaults(t *testing.T) {
 				t.Errorf("(-want +got):\n%s\n(%s)", diff, tt.reason)
 			}
 		})
+	}
+}
+
+// TestSetPodTemplateDefaultsBeyondContainers covers the template defaults
+// past the containers' own (upstream's SetObjectDefaults_Deployment at
+// v1.37.2: SetDefaults_EphemeralContainer, _ObjectFieldSelector,
+// _Volume, _ResourceList, _LifecycleHandler's HTTPGetAction, _GRPCAction),
+// which SetPodTemplateDefaults shares with package defaults.
+func TestSetPodTemplateDefaultsBeyondContainers(t *testing.T) {
+	in := &corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+		Containers: []corev1.Container{{Name: "c", Image: "nginx:1",
+			Env:          []corev1.EnvVar{{Name: "NODE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "spec.nodeName"}}}},
+			Resources:    corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1.5m")}},
+			Lifecycle:    &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{HTTPGet: &corev1.HTTPGetAction{Port: intstr.FromInt32(80)}}},
+			StartupProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{GRPC: &corev1.GRPCAction{Port: 9000}}},
+		}},
+		EphemeralContainers: []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debug", Image: "busybox"}}},
+		Volumes:             []corev1.Volume{{Name: "scratch"}},
+	}}
+	frozen := testutil.Freeze(t, in)
+	got := deployutil.SetPodTemplateDefaults(in)
+	frozen.Check(t)
+	s, c := got.Spec, got.Spec.Containers[0]
+	for _, check := range []struct {
+		got, want any
+		reason    string
+	}{
+		{c.Env[0].ValueFrom.FieldRef.APIVersion, "v1", "a fieldRef's apiVersion defaults to v1"},
+		{c.Resources.Requests.Cpu().String(), "2m", "quantities are rounded up to a whole milli-unit"},
+		{c.Lifecycle.PreStop.HTTPGet.Path + " " + string(c.Lifecycle.PreStop.HTTPGet.Scheme), "/ HTTP", "a handler's HTTP GET gets / over HTTP, as a probe's does"},
+		{c.StartupProbe.GRPC.Service, ptr.To(""), "a gRPC probe's service defaults to the empty one"},
+		{s.EphemeralContainers[0].ImagePullPolicy, corev1.PullAlways, "ephemeral containers get the container defaults: busybox is the latest tag"},
+		{s.EphemeralContainers[0].TerminationMessagePolicy, corev1.TerminationMessageReadFile, "and the termination message policy"},
+		{s.Volumes[0].VolumeSource, corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}, "a volume with no source is an emptyDir"},
+	} {
+		if diff := cmp.Diff(check.want, check.got); diff != "" {
+			t.Errorf("(-want +got):\n%s\n(%s)", diff, check.reason)
+		}
 	}
 }
 

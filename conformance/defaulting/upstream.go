@@ -13,6 +13,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install" // apps/v1 defaulters and conversions
@@ -30,18 +31,14 @@ import (
 // valid reports whether the strategy's Validate accepts the internal
 // object.
 func Deployment(in *appsv1.Deployment) (out *appsv1.Deployment, valid bool, err error) {
-	obj := in.DeepCopy()
-	legacyscheme.Scheme.Default(obj)
 	var internal apps.Deployment
-	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
-		return nil, false, fmt.Errorf("to internal: %w", err)
-	}
-	ctx := context.Background()
-	deployment.Strategy.PrepareForCreate(ctx, &internal)
-	valid = len(deployment.Strategy.Validate(ctx, &internal)) == 0
 	out = &appsv1.Deployment{}
-	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
-		return nil, false, fmt.Errorf("to apps/v1: %w", err)
+	err = throughInternal(in.DeepCopy(), &internal, out, "apps/v1", func(ctx context.Context) {
+		deployment.Strategy.PrepareForCreate(ctx, &internal)
+		valid = len(deployment.Strategy.Validate(ctx, &internal)) == 0
+	})
+	if err != nil {
+		return nil, false, err
 	}
 	out.APIVersion, out.Kind = "apps/v1", "Deployment"
 	return out, valid, nil
@@ -49,16 +46,12 @@ func Deployment(in *appsv1.Deployment) (out *appsv1.Deployment, valid bool, err 
 
 // ReplicaSet is [Deployment] for a ReplicaSet.
 func ReplicaSet(in *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
-	obj := in.DeepCopy()
-	legacyscheme.Scheme.Default(obj)
 	var internal apps.ReplicaSet
-	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
-		return nil, fmt.Errorf("to internal: %w", err)
-	}
-	replicaset.Strategy.PrepareForCreate(context.Background(), &internal)
 	out := &appsv1.ReplicaSet{}
-	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
-		return nil, fmt.Errorf("to apps/v1: %w", err)
+	if err := throughInternal(in.DeepCopy(), &internal, out, "apps/v1", func(ctx context.Context) {
+		replicaset.Strategy.PrepareForCreate(ctx, &internal)
+	}); err != nil {
+		return nil, err
 	}
 	out.APIVersion, out.Kind = "apps/v1", "ReplicaSet"
 	return out, nil
@@ -68,16 +61,12 @@ func ReplicaSet(in *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
 // (its defaulting, conversion and the podtemplate strategy's
 // PrepareForCreate) and returns the template.
 func PodTemplate(in *corev1.PodTemplateSpec) (*corev1.PodTemplateSpec, error) {
-	obj := &corev1.PodTemplate{Template: *in.DeepCopy()}
-	legacyscheme.Scheme.Default(obj)
 	var internal core.PodTemplate
-	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
-		return nil, fmt.Errorf("to internal: %w", err)
-	}
-	podtemplate.Strategy.PrepareForCreate(context.Background(), &internal)
 	out := &corev1.PodTemplate{}
-	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
-		return nil, fmt.Errorf("to v1: %w", err)
+	if err := throughInternal(&corev1.PodTemplate{Template: *in.DeepCopy()}, &internal, out, "v1", func(ctx context.Context) {
+		podtemplate.Strategy.PrepareForCreate(ctx, &internal)
+	}); err != nil {
+		return nil, err
 	}
 	return &out.Template, nil
 }
@@ -85,27 +74,20 @@ func PodTemplate(in *corev1.PodTemplateSpec) (*corev1.PodTemplateSpec, error) {
 // DeploymentUpdate runs an update through the path a v1.37.2 apiserver
 // takes, at its default feature gates: old (the stored object) converted
 // to the internal apps.Deployment as it is, updated defaulted and
-// converted, the stored generation kept (as rest.BeforeUpdate keeps it),
-// the registry strategy's PrepareForUpdate, and the conversion
-// back to apps/v1.
+// converted, the stored generation kept (as rest.BeforeUpdate keeps it: a
+// request cannot set it), the registry strategy's PrepareForUpdate, and
+// the conversion back to apps/v1.
 func DeploymentUpdate(old, updated *appsv1.Deployment) (*appsv1.Deployment, error) {
-	var oldInternal apps.Deployment
-	if err := legacyscheme.Scheme.Convert(old.DeepCopy(), &oldInternal, nil); err != nil {
-		return nil, fmt.Errorf("old to internal: %w", err)
+	var stored, internal apps.Deployment
+	if err := storedInternal(old.DeepCopy(), &stored); err != nil {
+		return nil, err
 	}
-	obj := updated.DeepCopy()
-	legacyscheme.Scheme.Default(obj)
-	var internal apps.Deployment
-	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
-		return nil, fmt.Errorf("to internal: %w", err)
-	}
-	// rest.BeforeUpdate keeps the stored generation before the strategy
-	// runs: a request cannot set it.
-	internal.Generation = oldInternal.Generation
-	deployment.Strategy.PrepareForUpdate(context.Background(), &internal, &oldInternal)
 	out := &appsv1.Deployment{}
-	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
-		return nil, fmt.Errorf("to apps/v1: %w", err)
+	if err := throughInternal(updated.DeepCopy(), &internal, out, "apps/v1", func(ctx context.Context) {
+		internal.Generation = stored.Generation
+		deployment.Strategy.PrepareForUpdate(ctx, &internal, &stored)
+	}); err != nil {
+		return nil, err
 	}
 	out.APIVersion, out.Kind = "apps/v1", "Deployment"
 	return out, nil
@@ -113,21 +95,16 @@ func DeploymentUpdate(old, updated *appsv1.Deployment) (*appsv1.Deployment, erro
 
 // ReplicaSetUpdate is [DeploymentUpdate] for a ReplicaSet.
 func ReplicaSetUpdate(old, updated *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
-	var oldInternal apps.ReplicaSet
-	if err := legacyscheme.Scheme.Convert(old.DeepCopy(), &oldInternal, nil); err != nil {
-		return nil, fmt.Errorf("old to internal: %w", err)
+	var stored, internal apps.ReplicaSet
+	if err := storedInternal(old.DeepCopy(), &stored); err != nil {
+		return nil, err
 	}
-	obj := updated.DeepCopy()
-	legacyscheme.Scheme.Default(obj)
-	var internal apps.ReplicaSet
-	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
-		return nil, fmt.Errorf("to internal: %w", err)
-	}
-	internal.Generation = oldInternal.Generation
-	replicaset.Strategy.PrepareForUpdate(context.Background(), &internal, &oldInternal)
 	out := &appsv1.ReplicaSet{}
-	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
-		return nil, fmt.Errorf("to apps/v1: %w", err)
+	if err := throughInternal(updated.DeepCopy(), &internal, out, "apps/v1", func(ctx context.Context) {
+		internal.Generation = stored.Generation
+		replicaset.Strategy.PrepareForUpdate(ctx, &internal, &stored)
+	}); err != nil {
+		return nil, err
 	}
 	out.APIVersion, out.Kind = "apps/v1", "ReplicaSet"
 	return out, nil
@@ -137,22 +114,42 @@ func ReplicaSetUpdate(old, updated *appsv1.ReplicaSet) (*appsv1.ReplicaSet, erro
 // template old, as read back) through its update path and returns the
 // template stored.
 func PodTemplateUpdate(old, updated *corev1.PodTemplateSpec) (*corev1.PodTemplateSpec, error) {
-	var oldInternal core.PodTemplate
-	if err := legacyscheme.Scheme.Convert(&corev1.PodTemplate{Template: *old.DeepCopy()}, &oldInternal, nil); err != nil {
-		return nil, fmt.Errorf("old to internal: %w", err)
+	var stored, internal core.PodTemplate
+	if err := storedInternal(&corev1.PodTemplate{Template: *old.DeepCopy()}, &stored); err != nil {
+		return nil, err
 	}
-	obj := &corev1.PodTemplate{Template: *updated.DeepCopy()}
-	legacyscheme.Scheme.Default(obj)
-	var internal core.PodTemplate
-	if err := legacyscheme.Scheme.Convert(obj, &internal, nil); err != nil {
-		return nil, fmt.Errorf("to internal: %w", err)
-	}
-	podtemplate.Strategy.PrepareForUpdate(context.Background(), &internal, &oldInternal)
 	out := &corev1.PodTemplate{}
-	if err := legacyscheme.Scheme.Convert(&internal, out, nil); err != nil {
-		return nil, fmt.Errorf("to v1: %w", err)
+	if err := throughInternal(&corev1.PodTemplate{Template: *updated.DeepCopy()}, &internal, out, "v1", func(ctx context.Context) {
+		podtemplate.Strategy.PrepareForUpdate(ctx, &internal, &stored)
+	}); err != nil {
+		return nil, err
 	}
 	return &out.Template, nil
+}
+
+// throughInternal is the part every path shares: obj (the caller's copy)
+// defaulted by the scheme and converted into internal, strategy run on
+// internal, and internal converted back into out. version names out's
+// group version in an error.
+func throughInternal(obj runtime.Object, internal, out any, version string, strategy func(context.Context)) error {
+	legacyscheme.Scheme.Default(obj)
+	if err := legacyscheme.Scheme.Convert(obj, internal, nil); err != nil {
+		return fmt.Errorf("to internal: %w", err)
+	}
+	strategy(context.Background())
+	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+		return fmt.Errorf("to %s: %w", version, err)
+	}
+	return nil
+}
+
+// storedInternal converts a stored object (the caller's copy) into the
+// internal type as it is, undefaulted, as the apiserver reads it.
+func storedInternal(old runtime.Object, internal any) error {
+	if err := legacyscheme.Scheme.Convert(old, internal, nil); err != nil {
+		return fmt.Errorf("old to internal: %w", err)
+	}
+	return nil
 }
 
 // ReplicaSetOf returns the ReplicaSet the update tests make of a

@@ -1,28 +1,86 @@
-package defaults
+// Package defaulter fills the defaults the scheme's defaulters of an
+// apiserver give a decoded apps/v1 Deployment or ReplicaSet and the pod
+// template in it: the first step of package defaults' create and update
+// paths, and all of deployutil.SetDefaults. The defaulters that reach a
+// template are the same at every supported minor; the one gated default
+// (an image volume's pull policy, under ImageVolume) is the caller's to
+// say. The conformance module's defaulting tests hold it, through package
+// defaults, to each minor's own defaulting.
+package defaulter
 
 import (
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 )
 
-// defaultTemplate fills a pod template's core/v1 defaults in place, as the
+// Template fills a pod template's core/v1 defaults in place, as the
 // generated defaulter of an object embedding a template does (upstream's
 // SetObjectDefaults_Deployment and its siblings: the pod-only defaults of
 // SetDefaults_Pod, such as requests copied from limits, do not apply to a
 // template). imageVolume says whether the ImageVolume gate is on, under
 // which image volumes get a pull policy.
-func defaultTemplate(t *corev1.PodTemplateSpec, imageVolume bool) {
+func Template(t *corev1.PodTemplateSpec, imageVolume bool) {
 	s := &t.Spec
 	defaultPodSpec(s)
 	for i := range s.Volumes {
 		defaultVolume(&s.Volumes[i], imageVolume)
 	}
-	eachContainer(s, func(c *corev1.Container, _ bool) { defaultContainer(c) })
+	for _, cs := range [][]corev1.Container{s.InitContainers, s.Containers} {
+		for i := range cs {
+			defaultContainer(&cs[i])
+		}
+	}
+	for i := range s.EphemeralContainers {
+		defaultContainer((*corev1.Container)(&s.EphemeralContainers[i].EphemeralContainerCommon))
+	}
 	roundUp(s.Overhead)
 	if r := s.Resources; r != nil {
 		roundUp(r.Limits)
 		roundUp(r.Requests)
+	}
+}
+
+// DeploymentSpec fills, in place, what apps/v1's SetDefaults_Deployment
+// gives a Deployment's spec: replicas 1, strategy RollingUpdate with
+// maxSurge and maxUnavailable 25% (a Recreate strategy gets no rolling
+// parameters), revisionHistoryLimit 10 and progressDeadlineSeconds 600,
+// each where unset. The template is [Template]'s.
+func DeploymentSpec(s *appsv1.DeploymentSpec) {
+	if s.Replicas == nil {
+		s.Replicas = ptr.To[int32](1)
+	}
+	st := &s.Strategy
+	if st.Type == "" {
+		st.Type = appsv1.RollingUpdateDeploymentStrategyType
+	}
+	if st.Type == appsv1.RollingUpdateDeploymentStrategyType {
+		if st.RollingUpdate == nil {
+			st.RollingUpdate = &appsv1.RollingUpdateDeployment{}
+		}
+		if st.RollingUpdate.MaxUnavailable == nil {
+			st.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromString("25%"))
+		}
+		if st.RollingUpdate.MaxSurge == nil {
+			st.RollingUpdate.MaxSurge = ptr.To(intstr.FromString("25%"))
+		}
+	}
+	if s.RevisionHistoryLimit == nil {
+		s.RevisionHistoryLimit = ptr.To[int32](10)
+	}
+	if s.ProgressDeadlineSeconds == nil {
+		s.ProgressDeadlineSeconds = ptr.To[int32](600)
+	}
+}
+
+// ReplicaSetSpec fills, in place, what apps/v1's SetDefaults_ReplicaSet
+// gives a ReplicaSet's spec: replicas 1 where unset. The template is
+// [Template]'s.
+func ReplicaSetSpec(s *appsv1.ReplicaSetSpec) {
+	if s.Replicas == nil {
+		s.Replicas = ptr.To[int32](1)
 	}
 }
 
