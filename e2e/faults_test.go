@@ -29,13 +29,15 @@ type faultRates struct {
 	// lostReply: the write is sent and takes effect, then the caller gets
 	// a timeout instead of the reply (it cannot know the write happened).
 	lostReply float64
-	// watches: watches are cut after 5–20 s (informers watch again from
-	// their last resourceVersion), and one in twelve of the watches that
-	// follow is refused with 410 Gone (informers list again). More
-	// refusals would measure the reflector's backoff rather than the
-	// controller: every relist after the first waits 0.8 s, doubling to
-	// 30 s, reset only after 2 min without one; refusing a third of the
-	// watches kept our informers stale for tens of seconds at a time.
+	// watches: watches are cut after 5–20 s, their stream ended as a
+	// server or a dropped connection ends one (see cutAfter: informers
+	// watch again at once from their last resourceVersion), and one in
+	// twelve of the watches that follow is refused with 410 Gone, as an
+	// apiserver refuses a resourceVersion it no longer holds (informers
+	// list again, after the reflector's backoff: 0.8 s doubling to 30 s,
+	// reset 2 min after its last reset). More refusals would measure that
+	// backoff rather than the controller: refusing a third of the watches
+	// kept our informers stale for tens of seconds at a time.
 	watches bool
 }
 
@@ -81,6 +83,9 @@ type faultInjector struct {
 	seed   int64
 	rates  *faultRates // nil: count only
 	counts *apiCounts
+	// A watch is cut cutMin plus up to cutSpan after it starts (5 s and
+	// 15 s; shorter in the injector's own tests).
+	cutMin, cutSpan time.Duration
 
 	mu  sync.Mutex
 	seq map[string]uint64
@@ -95,7 +100,7 @@ type faultInjector struct {
 }
 
 func newFaultInjector(seed int64, rates *faultRates) *faultInjector {
-	return &faultInjector{seed: seed, rates: rates, counts: &apiCounts{}, seq: map[string]uint64{}, refused: map[string]int{}, failed: map[string]int{}}
+	return &faultInjector{seed: seed, rates: rates, counts: &apiCounts{}, cutMin: 5 * time.Second, cutSpan: 15 * time.Second, seq: map[string]uint64{}, refused: map[string]int{}, failed: map[string]int{}}
 }
 
 // wrap returns a copy of cfg whose requests go through the injector.
@@ -274,7 +279,7 @@ func (t *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil || resp.StatusCode != http.StatusOK {
 			return resp, err
 		}
-		after := 5*time.Second + time.Duration(math.Mod(u*1e6, 1)*float64(15*time.Second))
+		after := f.cutMin + time.Duration(math.Mod(u*1e6, 1)*float64(f.cutSpan))
 		resp.Body = cutAfter(resp.Body, after, &f.counts.watchesCut)
 		return resp, nil
 	}
@@ -305,13 +310,25 @@ func statusResponse(req *http.Request, code int, reason metav1.StatusReason, msg
 	}
 }
 
-// cutAfter closes a watch's body after d, as a dropped connection or an
-// apiserver's watch timeout would end it.
+// cutAfter ends a watch's stream after d as a server or the network ends
+// one: the reader sees io.EOF (what is read in the same call is dropped,
+// as a connection drop loses it), so client-go's StreamWatcher closes the
+// watch without an error event and the reflector watches again at once
+// from the last resourceVersion it holds. Closing the body from the
+// client's side instead (the first version) makes the pending read fail
+// with "http2: response body closed", an error no server or network
+// produces; the StreamWatcher passes it on as an error event, and the
+// reflector answers every such cut with a new list after its backoff
+// (0.8 s doubling to 30 s, with up to as much again in jitter, reset only
+// 2 min after the last reset), which left informers of every flavour blind
+// for 20–35 s at a time late in the all-faulted runs of 2026-12-02.
 func cutAfter(body io.ReadCloser, d time.Duration, cut *atomic.Int64) io.ReadCloser {
 	c := &cutBody{ReadCloser: body}
 	c.timer = time.AfterFunc(d, func() {
 		cut.Add(1)
-		_ = c.Close()
+		c.ended.Store(true)
+		// Unblocks a pending Read, whose error Read turns into io.EOF.
+		_ = c.ReadCloser.Close()
 	})
 	return c
 }
@@ -319,8 +336,20 @@ func cutAfter(body io.ReadCloser, d time.Duration, cut *atomic.Int64) io.ReadClo
 type cutBody struct {
 	io.ReadCloser
 	timer *time.Timer
+	ended atomic.Bool
 	once  sync.Once
 	err   error
+}
+
+func (c *cutBody) Read(p []byte) (int, error) {
+	if c.ended.Load() {
+		return 0, io.EOF
+	}
+	n, err := c.ReadCloser.Read(p)
+	if c.ended.Load() {
+		return 0, io.EOF
+	}
+	return n, err
 }
 
 func (c *cutBody) Close() error {

@@ -9,10 +9,12 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
 )
@@ -101,5 +103,85 @@ func TestFaultInjector(t *testing.T) {
 	other, _, failedOther := runWith(17)
 	if fmt.Sprint(failedOther) == fmt.Sprint(failed) {
 		t.Errorf("seeds 16 and 17 failed the same writes (%+v, %+v)", o, other)
+	}
+}
+
+// watchServer streams one ADDED ReplicaSet to every watch and then holds
+// the stream open until the client goes away, as an apiserver does while
+// nothing changes. It speaks HTTP/2 over TLS, as kube-apiserver does to
+// client-go: how a body closed by the client fails a pending read depends
+// on the protocol (HTTP/1.1's "use of closed network connection" passes
+// client-go's probable-EOF test, HTTP/2's "response body closed" does not).
+func watchServer(t *testing.T) *restclient.Config {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("watch") != "true" {
+			http.Error(w, "watches only", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"type":"ADDED","object":{"kind":"ReplicaSet","apiVersion":"apps/v1","metadata":{"name":"rs","namespace":"ns","resourceVersion":"7"}}}` + "\n"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return &restclient.Config{Host: srv.URL, QPS: 1e6, Burst: 1e6, TLSClientConfig: restclient.TLSClientConfig{Insecure: true}}
+}
+
+// TestFaultInjectorWatchCut checks that a cut watch ends as a server or a
+// dropped connection ends one: its result channel closes with no error
+// event, which client-go's reflector answers by watching again at once
+// from its resourceVersion (an error event would make it list again
+// after its backoff, which grows to 30 s); and that a refused watch is
+// the apiserver's 410 for a resourceVersion it no longer holds.
+func TestFaultInjectorWatchCut(t *testing.T) {
+	rates := issue16Faults
+	inj := newFaultInjector(16, &rates)
+	inj.cutMin, inj.cutSpan = 20*time.Millisecond, 30*time.Millisecond
+	cs, err := kubernetes.NewForConfig(inj.wrap(watchServer(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const watches = 40
+	streamed, refused := 0, 0
+	for i := range watches {
+		w, err := cs.AppsV1().ReplicaSets("ns").Watch(context.Background(), metav1.ListOptions{ResourceVersion: "7"})
+		if err != nil {
+			if !apierrors.IsResourceExpired(err) {
+				t.Fatalf("watch %d: refused with %v, want 410 Gone (Expired)", i, err)
+			}
+			refused++
+			continue
+		}
+		streamed++
+		var got []watch.EventType
+		timeout := time.After(10 * time.Second)
+	read:
+		for {
+			select {
+			case ev, ok := <-w.ResultChan():
+				if !ok {
+					break read
+				}
+				got = append(got, ev.Type)
+				if ev.Type == watch.Error {
+					t.Errorf("watch %d: error event %v; a cut must end the stream as a server does (no error)", i, ev.Object)
+				}
+			case <-timeout:
+				w.Stop()
+				t.Fatalf("watch %d: not cut within 10 s (events %v)", i, got)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint([]watch.EventType{watch.Added}) {
+			t.Errorf("watch %d: events %v, want the one ADDED the server sent", i, got)
+		}
+	}
+	if cut := inj.counts.watchesCut.Load(); cut != int64(streamed) {
+		t.Errorf("%d watches cut, want every one that streamed (%d)", cut, streamed)
+	}
+	if gone := inj.counts.watchesGone.Load(); gone != int64(refused) || refused == 0 || refused > watches/4 {
+		t.Errorf("%d watches refused (counted %d) of %d, want about one in twelve", refused, gone, watches)
 	}
 }
