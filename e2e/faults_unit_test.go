@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,11 +22,21 @@ import (
 )
 
 // fakeServer answers every request with one ReplicaSet and counts the
-// writes that reached it.
-func fakeServer(t *testing.T, reached *atomic.Int64) *restclient.Config {
+// writes that reached it; the injector's concurrent writes (see
+// concurrentWrite) it records in bumps, as "path body", apart.
+func fakeServer(t *testing.T, reached *atomic.Int64, bumps *[]string) *restclient.Config {
+	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		if r.Method != http.MethodGet {
+		body, _ := io.ReadAll(r.Body)
+		switch {
+		case strings.HasSuffix(r.UserAgent(), "/"+injectorAgent):
+			if r.Method != http.MethodPatch || r.Header.Get("Content-Type") != "application/merge-patch+json" {
+				t.Errorf("concurrent write %s %s (%s), want a merge patch", r.Method, r.URL.Path, r.Header.Get("Content-Type"))
+			}
+			mu.Lock()
+			*bumps = append(*bumps, r.URL.Path+" "+string(body))
+			mu.Unlock()
+		case r.Method != http.MethodGet:
 			reached.Add(1)
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -42,9 +54,10 @@ func TestFaultInjector(t *testing.T) {
 	type outcome struct{ conflict, internal, lost, ok int }
 	runWith := func(seed int64) (outcome, int64, []int) {
 		var reached atomic.Int64
+		var bumps []string
 		rates := issue16Faults
 		inj := newFaultInjector(seed, &rates)
-		cs, err := kubernetes.NewForConfig(inj.wrap(fakeServer(t, &reached)))
+		cs, err := kubernetes.NewForConfig(inj.wrap(fakeServer(t, &reached, &bumps)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,6 +73,15 @@ func TestFaultInjector(t *testing.T) {
 				continue
 			case apierrors.IsConflict(err):
 				o.conflict++
+				// A real conflict: another writer changed the object
+				// before the caller got its 409 (set a label, removed it).
+				want := []string{
+					`/apis/apps/v1/namespaces/ns/replicasets/` + rs.Name + ` {"metadata":{"labels":{"` + bumpLabel + `":"1"}}}`,
+					`/apis/apps/v1/namespaces/ns/replicasets/` + rs.Name + ` {"metadata":{"labels":{"` + bumpLabel + `":null}}}`,
+				}
+				if len(bumps) < 2 || fmt.Sprint(bumps[len(bumps)-2:]) != fmt.Sprint(want) {
+					t.Fatalf("write %d: 409 after the concurrent writes %q, want %q last", i, bumps, want)
+				}
 			case apierrors.IsInternalError(err):
 				o.internal++
 			case errors.As(err, &lr):
@@ -68,6 +90,9 @@ func TestFaultInjector(t *testing.T) {
 				t.Fatalf("write %d: unclassified error %v", i, err)
 			}
 			failedAt = append(failedAt, i)
+		}
+		if want := 2 * o.conflict; len(bumps) != want {
+			t.Errorf("%d concurrent writes, want two per injected 409 (%d)", len(bumps), want)
 		}
 		return o, reached.Load(), failedAt
 	}
