@@ -458,12 +458,21 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 			t.Logf("phase %q: killed leader %s %v after the change (its namespaces quiet for %v, so mid-run); a fresh replica led %v later",
 				ph.name, id, killDelay, quiet.Round(time.Millisecond), gap.Round(time.Millisecond))
 		}
+		// A phase settles within form.settleIn, or before the test's
+		// deadline (-timeout) with two minutes left, so that a run out of
+		// time still prints what it measured.
+		settleIn := form.settleIn
+		if dl, ok := t.Deadline(); ok {
+			if left := time.Until(dl) - 2*time.Minute; left < settleIn {
+				settleIn = max(left, time.Second)
+			}
+		}
 		worlds := make([]map[string]loadView, len(flavours))
 		figs := make([]phaseFigures, len(flavours))
 		var wg sync.WaitGroup
 		for i, f := range flavours {
 			wg.Go(func() {
-				w, err := settleLoad(ctx, t, client, obs, f.name, items, ph, form.settleIn)
+				w, err := settleLoad(ctx, t, client, obs, f.name, items, ph, settleIn)
 				if err != nil {
 					t.Errorf("phase %q: %s: %v", ph.name, f.name, err)
 					return
