@@ -29,13 +29,15 @@ type faultRates struct {
 	// lostReply: the write is sent and takes effect, then the caller gets
 	// a timeout instead of the reply (it cannot know the write happened).
 	lostReply float64
-	// watches: watches are cut after 5–20 s (informers watch again from
-	// their last resourceVersion), and one in twelve of the watches that
-	// follow is refused with 410 Gone (informers list again). More
-	// refusals would measure the reflector's backoff rather than the
-	// controller: every relist after the first waits 0.8 s, doubling to
-	// 30 s, reset only after 2 min without one; refusing a third of the
-	// watches kept our informers stale for tens of seconds at a time.
+	// watches: watches are cut after 5–20 s, their stream ended as a
+	// server or a dropped connection ends one (see cutAfter: informers
+	// watch again at once from their last resourceVersion), and one in
+	// twelve of the watches that follow is refused with 410 Gone, as an
+	// apiserver refuses a resourceVersion it no longer holds (informers
+	// list again, after the reflector's backoff: 0.8 s doubling to 30 s,
+	// reset 2 min after its last reset). More refusals would measure that
+	// backoff rather than the controller: refusing a third of the watches
+	// kept our informers stale for tens of seconds at a time.
 	watches bool
 }
 
@@ -53,6 +55,9 @@ type apiCounts struct {
 	watchesCut    atomic.Int64
 	watchesGone   atomic.Int64
 	eventsWritten atomic.Int64
+	// concurrentWrites: the writes of another writer that make an injected
+	// 409 a real conflict (see concurrentWrite).
+	concurrentWrites atomic.Int64
 }
 
 // snapshot copies the totals.
@@ -81,6 +86,9 @@ type faultInjector struct {
 	seed   int64
 	rates  *faultRates // nil: count only
 	counts *apiCounts
+	// A watch is cut cutMin plus up to cutSpan after it starts (5 s and
+	// 15 s; shorter in the injector's own tests).
+	cutMin, cutSpan time.Duration
 
 	mu  sync.Mutex
 	seq map[string]uint64
@@ -95,7 +103,7 @@ type faultInjector struct {
 }
 
 func newFaultInjector(seed int64, rates *faultRates) *faultInjector {
-	return &faultInjector{seed: seed, rates: rates, counts: &apiCounts{}, seq: map[string]uint64{}, refused: map[string]int{}, failed: map[string]int{}}
+	return &faultInjector{seed: seed, rates: rates, counts: &apiCounts{}, cutMin: 5 * time.Second, cutSpan: 15 * time.Second, seq: map[string]uint64{}, refused: map[string]int{}, failed: map[string]int{}}
 }
 
 // wrap returns a copy of cfg whose requests go through the injector.
@@ -229,6 +237,9 @@ func (t *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			case u < r.conflict:
 				f.counts.injConflict.Add(1)
 				f.noteRefused(req)
+				if req.Method != http.MethodPost {
+					t.concurrentWrite(req)
+				}
 				return statusResponse(req, http.StatusConflict, metav1.StatusReasonConflict,
 					"injected: Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again"), nil
 			case u < r.conflict+r.internal:
@@ -274,12 +285,61 @@ func (t *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil || resp.StatusCode != http.StatusOK {
 			return resp, err
 		}
-		after := 5*time.Second + time.Duration(math.Mod(u*1e6, 1)*float64(15*time.Second))
+		after := f.cutMin + time.Duration(math.Mod(u*1e6, 1)*float64(f.cutSpan))
 		resp.Body = cutAfter(resp.Body, after, &f.counts.watchesCut)
 		return resp, nil
 	}
 	return t.next.RoundTrip(req)
 }
+
+// bumpLabel is the label a concurrent writer sets and removes again.
+const bumpLabel = "e2e.deploysync.io/concurrent-write"
+
+// concurrentWrite makes an injected 409 what an apiserver's 409 always is:
+// another writer changed the object since the caller read it. Before the
+// caller gets its 409, the object (the one a status path belongs to) gets a
+// label and loses it again, two writes under the user agent e2e-injector
+// (not counted as any controller's), so the object ends as it was but for
+// its resourceVersion, and the caller's informers deliver the change, as
+// they would deliver the write that beat it. A label, not an annotation: a
+// Deployment's annotations bump its generation. Without the change (the
+// first version), a 409 came with nothing for the caller to see:
+// kube-controller-manager drops the error of an old ReplicaSet's
+// scale-down (rolling.go, reconcileOldReplicaSets: "if err != nil { return
+// false, nil }") and forgets the key, so such a Deployment waited for an
+// unrelated event (in the all-faulted runs, the next relist: 51 s and
+// 146 s); after a real conflict, the event of the write that won enqueues
+// it again. A create gets no such write (there is nothing to change).
+func (t *faultTransport) concurrentWrite(req *http.Request) {
+	path := strings.TrimSuffix(strings.TrimSuffix(req.URL.Path, "/status"), "/scale")
+	for _, value := range []string{`"1"`, `null`} {
+		body := `{"metadata":{"labels":{"` + bumpLabel + `":` + value + `}}}`
+		u := *req.URL
+		u.Path, u.RawQuery = path, ""
+		bump, err := http.NewRequestWithContext(req.Context(), http.MethodPatch, u.String(), strings.NewReader(body))
+		if err != nil {
+			return
+		}
+		bump.Header = req.Header.Clone()
+		bump.Header.Set("Content-Type", "application/merge-patch+json")
+		bump.Header.Set("Accept", "application/json")
+		bump.Header.Set("User-Agent", "e2e.test/"+injectorAgent)
+		bump.Header.Del("Content-Length")
+		resp, err := t.next.RoundTrip(bump)
+		if err != nil {
+			return
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return // gone, or refused: nothing changed
+		}
+		t.f.counts.concurrentWrites.Add(1)
+	}
+}
+
+// injectorAgent is the user agent of the injector's concurrent writes.
+const injectorAgent = "e2e-injector"
 
 // lostReply is the error a caller gets for a write that took effect.
 type lostReply struct{ status int }
@@ -305,13 +365,25 @@ func statusResponse(req *http.Request, code int, reason metav1.StatusReason, msg
 	}
 }
 
-// cutAfter closes a watch's body after d, as a dropped connection or an
-// apiserver's watch timeout would end it.
+// cutAfter ends a watch's stream after d as a server or the network ends
+// one: the reader sees io.EOF (what is read in the same call is dropped,
+// as a connection drop loses it), so client-go's StreamWatcher closes the
+// watch without an error event and the reflector watches again at once
+// from the last resourceVersion it holds. Closing the body from the
+// client's side instead (the first version) makes the pending read fail
+// with "http2: response body closed", an error no server or network
+// produces; the StreamWatcher passes it on as an error event, and the
+// reflector answers every such cut with a new list after its backoff
+// (0.8 s doubling to 30 s, with up to as much again in jitter, reset only
+// 2 min after the last reset), which left informers of every flavour blind
+// for 20–35 s at a time late in the all-faulted runs of 2026-12-02.
 func cutAfter(body io.ReadCloser, d time.Duration, cut *atomic.Int64) io.ReadCloser {
 	c := &cutBody{ReadCloser: body}
 	c.timer = time.AfterFunc(d, func() {
 		cut.Add(1)
-		_ = c.Close()
+		c.ended.Store(true)
+		// Unblocks a pending Read, whose error Read turns into io.EOF.
+		_ = c.ReadCloser.Close()
 	})
 	return c
 }
@@ -319,8 +391,20 @@ func cutAfter(body io.ReadCloser, d time.Duration, cut *atomic.Int64) io.ReadClo
 type cutBody struct {
 	io.ReadCloser
 	timer *time.Timer
+	ended atomic.Bool
 	once  sync.Once
 	err   error
+}
+
+func (c *cutBody) Read(p []byte) (int, error) {
+	if c.ended.Load() {
+		return 0, io.EOF
+	}
+	n, err := c.ReadCloser.Read(p)
+	if c.ended.Load() {
+		return 0, io.EOF
+	}
+	return n, err
 }
 
 func (c *cutBody) Close() error {

@@ -7,22 +7,36 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
 )
 
 // fakeServer answers every request with one ReplicaSet and counts the
-// writes that reached it.
-func fakeServer(t *testing.T, reached *atomic.Int64) *restclient.Config {
+// writes that reached it; the injector's concurrent writes (see
+// concurrentWrite) it records in bumps, as "path body", apart.
+func fakeServer(t *testing.T, reached *atomic.Int64, bumps *[]string) *restclient.Config {
+	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		if r.Method != http.MethodGet {
+		body, _ := io.ReadAll(r.Body)
+		switch {
+		case strings.HasSuffix(r.UserAgent(), "/"+injectorAgent):
+			if r.Method != http.MethodPatch || r.Header.Get("Content-Type") != "application/merge-patch+json" {
+				t.Errorf("concurrent write %s %s (%s), want a merge patch", r.Method, r.URL.Path, r.Header.Get("Content-Type"))
+			}
+			mu.Lock()
+			*bumps = append(*bumps, r.URL.Path+" "+string(body))
+			mu.Unlock()
+		case r.Method != http.MethodGet:
 			reached.Add(1)
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -40,9 +54,10 @@ func TestFaultInjector(t *testing.T) {
 	type outcome struct{ conflict, internal, lost, ok int }
 	runWith := func(seed int64) (outcome, int64, []int) {
 		var reached atomic.Int64
+		var bumps []string
 		rates := issue16Faults
 		inj := newFaultInjector(seed, &rates)
-		cs, err := kubernetes.NewForConfig(inj.wrap(fakeServer(t, &reached)))
+		cs, err := kubernetes.NewForConfig(inj.wrap(fakeServer(t, &reached, &bumps)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,6 +73,15 @@ func TestFaultInjector(t *testing.T) {
 				continue
 			case apierrors.IsConflict(err):
 				o.conflict++
+				// A real conflict: another writer changed the object
+				// before the caller got its 409 (set a label, removed it).
+				want := []string{
+					`/apis/apps/v1/namespaces/ns/replicasets/` + rs.Name + ` {"metadata":{"labels":{"` + bumpLabel + `":"1"}}}`,
+					`/apis/apps/v1/namespaces/ns/replicasets/` + rs.Name + ` {"metadata":{"labels":{"` + bumpLabel + `":null}}}`,
+				}
+				if len(bumps) < 2 || fmt.Sprint(bumps[len(bumps)-2:]) != fmt.Sprint(want) {
+					t.Fatalf("write %d: 409 after the concurrent writes %q, want %q last", i, bumps, want)
+				}
 			case apierrors.IsInternalError(err):
 				o.internal++
 			case errors.As(err, &lr):
@@ -66,6 +90,9 @@ func TestFaultInjector(t *testing.T) {
 				t.Fatalf("write %d: unclassified error %v", i, err)
 			}
 			failedAt = append(failedAt, i)
+		}
+		if want := 2 * o.conflict; len(bumps) != want {
+			t.Errorf("%d concurrent writes, want two per injected 409 (%d)", len(bumps), want)
 		}
 		return o, reached.Load(), failedAt
 	}
@@ -101,5 +128,85 @@ func TestFaultInjector(t *testing.T) {
 	other, _, failedOther := runWith(17)
 	if fmt.Sprint(failedOther) == fmt.Sprint(failed) {
 		t.Errorf("seeds 16 and 17 failed the same writes (%+v, %+v)", o, other)
+	}
+}
+
+// watchServer streams one ADDED ReplicaSet to every watch and then holds
+// the stream open until the client goes away, as an apiserver does while
+// nothing changes. It speaks HTTP/2 over TLS, as kube-apiserver does to
+// client-go: how a body closed by the client fails a pending read depends
+// on the protocol (HTTP/1.1's "use of closed network connection" passes
+// client-go's probable-EOF test, HTTP/2's "response body closed" does not).
+func watchServer(t *testing.T) *restclient.Config {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("watch") != "true" {
+			http.Error(w, "watches only", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"type":"ADDED","object":{"kind":"ReplicaSet","apiVersion":"apps/v1","metadata":{"name":"rs","namespace":"ns","resourceVersion":"7"}}}` + "\n"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return &restclient.Config{Host: srv.URL, QPS: 1e6, Burst: 1e6, TLSClientConfig: restclient.TLSClientConfig{Insecure: true}}
+}
+
+// TestFaultInjectorWatchCut checks that a cut watch ends as a server or a
+// dropped connection ends one: its result channel closes with no error
+// event, which client-go's reflector answers by watching again at once
+// from its resourceVersion (an error event would make it list again
+// after its backoff, which grows to 30 s); and that a refused watch is
+// the apiserver's 410 for a resourceVersion it no longer holds.
+func TestFaultInjectorWatchCut(t *testing.T) {
+	rates := issue16Faults
+	inj := newFaultInjector(16, &rates)
+	inj.cutMin, inj.cutSpan = 20*time.Millisecond, 30*time.Millisecond
+	cs, err := kubernetes.NewForConfig(inj.wrap(watchServer(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const watches = 40
+	streamed, refused := 0, 0
+	for i := range watches {
+		w, err := cs.AppsV1().ReplicaSets("ns").Watch(context.Background(), metav1.ListOptions{ResourceVersion: "7"})
+		if err != nil {
+			if !apierrors.IsResourceExpired(err) {
+				t.Fatalf("watch %d: refused with %v, want 410 Gone (Expired)", i, err)
+			}
+			refused++
+			continue
+		}
+		streamed++
+		var got []watch.EventType
+		timeout := time.After(10 * time.Second)
+	read:
+		for {
+			select {
+			case ev, ok := <-w.ResultChan():
+				if !ok {
+					break read
+				}
+				got = append(got, ev.Type)
+				if ev.Type == watch.Error {
+					t.Errorf("watch %d: error event %v; a cut must end the stream as a server does (no error)", i, ev.Object)
+				}
+			case <-timeout:
+				w.Stop()
+				t.Fatalf("watch %d: not cut within 10 s (events %v)", i, got)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint([]watch.EventType{watch.Added}) {
+			t.Errorf("watch %d: events %v, want the one ADDED the server sent", i, got)
+		}
+	}
+	if cut := inj.counts.watchesCut.Load(); cut != int64(streamed) {
+		t.Errorf("%d watches cut, want every one that streamed (%d)", cut, streamed)
+	}
+	if gone := inj.counts.watchesGone.Load(); gone != int64(refused) || refused == 0 || refused > watches/4 {
+		t.Errorf("%d watches refused (counted %d) of %d, want about one in twelve", refused, gone, watches)
 	}
 }

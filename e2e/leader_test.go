@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -35,25 +37,91 @@ const (
 )
 
 // countingSink is a logger that counts the messages equal to msg and
-// drops everything: the controllers' syncs are counted from the message
-// each logs once per sync.
+// drops everything else, or, with a trace, writes every message there as
+// well: the controllers' syncs are counted from the message each logs once
+// per sync.
 type countingSink struct {
-	msg string
-	n   *atomic.Int64
+	msg    string
+	n      *atomic.Int64
+	trace  *controllerTrace
+	name   string
+	values []any
 }
 
 func (s countingSink) Init(logr.RuntimeInfo) {}
 func (s countingSink) Enabled(int) bool      { return true }
-func (s countingSink) Info(_ int, msg string, _ ...any) {
+func (s countingSink) Info(v int, msg string, kv ...any) {
 	if msg == s.msg {
 		s.n.Add(1)
 	}
+	if v <= 6 { // above 6, client-go logs request and response bodies
+		s.trace.write(s.name, fmt.Sprintf("V%d", v), msg, nil, s.values, kv)
+	}
 }
-func (s countingSink) Error(error, string, ...any)    {}
-func (s countingSink) WithValues(...any) logr.LogSink { return s }
-func (s countingSink) WithName(string) logr.LogSink   { return s }
-func countSyncs(ctx context.Context, msg string, n *atomic.Int64) context.Context {
-	return klog.NewContext(ctx, logr.New(countingSink{msg: msg, n: n}))
+func (s countingSink) Error(err error, msg string, kv ...any) {
+	s.trace.write(s.name, "E", msg, err, s.values, kv)
+}
+func (s countingSink) WithValues(kv ...any) logr.LogSink {
+	s.values = append(s.values[:len(s.values):len(s.values)], kv...)
+	return s
+}
+func (s countingSink) WithName(string) logr.LogSink { return s }
+
+// countSyncs returns ctx with a logger that counts msg into n (and writes
+// every message to trace, if any, as the flavour name).
+func countSyncs(ctx context.Context, msg string, n *atomic.Int64, trace *controllerTrace, name string) context.Context {
+	return klog.NewContext(ctx, logr.New(countingSink{msg: msg, n: n, trace: trace, name: name}))
+}
+
+// controllerTrace is DEPLOYSYNC_E2E_CONTROLLER_LOG=FILE: every log message
+// of the load's kube-controller-manager Deployment controller and of our
+// client-go controller's replicas, one line each with the time, the
+// flavour, the verbosity and the key-value pairs (the test's own log
+// drops them). nil: none.
+type controllerTrace struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func openControllerTrace(t *testing.T) *controllerTrace {
+	path := os.Getenv("DEPLOYSYNC_E2E_CONTROLLER_LOG")
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatalf("DEPLOYSYNC_E2E_CONTROLLER_LOG: %v", err)
+	}
+	ct := &controllerTrace{f: f}
+	t.Cleanup(func() {
+		ct.mu.Lock()
+		defer ct.mu.Unlock()
+		_ = ct.f.Close()
+		ct.f = nil
+	})
+	return ct
+}
+
+func (ct *controllerTrace) write(name, level, msg string, err error, values, kv []any) {
+	if ct == nil {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s %s %q", time.Now().UTC().Format("15:04:05.000000"), name, level, msg)
+	if err != nil {
+		fmt.Fprintf(&b, " err=%q", err.Error())
+	}
+	for _, list := range [][]any{values, kv} {
+		for i := 0; i+1 < len(list); i += 2 {
+			fmt.Fprintf(&b, " %v=%q", list[i], fmt.Sprint(list[i+1]))
+		}
+	}
+	b.WriteByte('\n')
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	if ct.f != nil {
+		_, _ = ct.f.WriteString(b.String())
+	}
 }
 
 // electedControllers runs replicas of our client-go controller that elect
@@ -68,6 +136,7 @@ type electedControllers struct {
 	flavourSel string
 	workers    int
 	syncs      *atomic.Int64
+	trace      *controllerTrace // nil: none
 
 	mu       sync.Mutex
 	next     int
@@ -161,7 +230,7 @@ func (e *electedControllers) run(ctx context.Context) {
 		e.t.Errorf("client-go controller: %v", err)
 		return
 	}
-	ctx = countSyncs(ctx, "Applying plan", e.syncs)
+	ctx = countSyncs(ctx, "Applying plan", e.syncs, e.trace, oursFlavour)
 	dFactory.Start(ctx.Done())
 	factory.Start(ctx.Done())
 	c.Run(ctx, e.workers)

@@ -382,13 +382,14 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 	t.Logf("faults (DEPLOYSYNC_E2E_FAULTS=%s): kcm %v, ours %v", cond, kcmRates != nil, oursRates != nil)
 	kcmInj := newFaultInjector(seed, kcmRates)
 	kcm.counts = kcmInj.counts
-	t.Cleanup(startLoadKCM(t, kcmInj.wrap(cfg), kcm.syncs))
+	trace := openControllerTrace(t)
+	t.Cleanup(startLoadKCM(t, kcmInj.wrap(cfg), kcm.syncs, trace))
 
 	ours := loadFlavour{name: oursFlavour, syncs: &atomic.Int64{}}
 	oursInj := newFaultInjector(seed, oursRates)
 	ours.counts = oursInj.counts
 	elected := &electedControllers{t: t, cfg: oursInj.wrap(cfg), leases: client, leaseNS: leaseNS,
-		flavourSel: flavourLabel + "=" + oursFlavour, workers: loadWorkers, syncs: ours.syncs}
+		flavourSel: flavourLabel + "=" + oursFlavour, workers: loadWorkers, syncs: ours.syncs, trace: trace}
 	elected.start()
 	elected.start()
 	t.Cleanup(elected.stopAll)
@@ -457,12 +458,21 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 			t.Logf("phase %q: killed leader %s %v after the change (its namespaces quiet for %v, so mid-run); a fresh replica led %v later",
 				ph.name, id, killDelay, quiet.Round(time.Millisecond), gap.Round(time.Millisecond))
 		}
+		// A phase settles within form.settleIn, or before the test's
+		// deadline (-timeout) with two minutes left, so that a run out of
+		// time still prints what it measured.
+		settleIn := form.settleIn
+		if dl, ok := t.Deadline(); ok {
+			if left := time.Until(dl) - 2*time.Minute; left < settleIn {
+				settleIn = max(left, time.Second)
+			}
+		}
 		worlds := make([]map[string]loadView, len(flavours))
 		figs := make([]phaseFigures, len(flavours))
 		var wg sync.WaitGroup
 		for i, f := range flavours {
 			wg.Go(func() {
-				w, err := settleLoad(ctx, t, client, obs, f.name, items, ph, form.settleIn)
+				w, err := settleLoad(ctx, t, client, obs, f.name, items, ph, settleIn)
 				if err != nil {
 					t.Errorf("phase %q: %s: %v", ph.name, f.name, err)
 					return
@@ -514,6 +524,11 @@ func runLoad(t *testing.T, cfg *restclient.Config, form loadForm) {
 	if path, ok := auditLogs.Load(cfg.Host); ok {
 		logAuditCosts(t, path.(string), phaseStarts, names, 2*len(items))
 	}
+	var concurrent []string
+	for i, f := range flavours {
+		concurrent = append(concurrent, fmt.Sprintf("%s %d", f.name, injectors[i].counts.concurrentWrites.Load()))
+	}
+	t.Logf("the injector's concurrent writes (two per injected 409 on an existing object, agent %s): %s", injectorAgent, strings.Join(concurrent, ", "))
 	elected.mu.Lock()
 	var leaders []string
 	for _, to := range elected.takeovers {
@@ -900,14 +915,14 @@ func startLoadReplicaSetController(t *testing.T, cfg *restclient.Config, sel inf
 
 // startLoadKCM runs kube-controller-manager's Deployment controller on the
 // kcm flavour's Deployments, counting its syncs.
-func startLoadKCM(t *testing.T, cfg *restclient.Config, syncs *atomic.Int64) (stop func()) {
+func startLoadKCM(t *testing.T, cfg *restclient.Config, syncs *atomic.Int64, trace *controllerTrace) (stop func()) {
 	client := clientFor(t, cfg, "deployment-controller")
 	dFactory := informers.NewSharedInformerFactoryWithOptions(client, 0,
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = flavourLabel + "=" + kcmFlavour }))
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0,
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = loadLabel + "=1" }))
 	return runUntilStopped(func(ctx context.Context) {
-		ctx = countSyncs(ctx, "Started syncing deployment", syncs)
+		ctx = countSyncs(ctx, "Started syncing deployment", syncs, trace, kcmFlavour)
 		dc, err := deployment.NewDeploymentController(ctx, dFactory.Apps().V1().Deployments(), factory.Apps().V1().ReplicaSets(),
 			factory.Core().V1().Pods(), client)
 		if err != nil {

@@ -35,11 +35,11 @@ func loadWithReconciler() bool { return os.Getenv("DEPLOYSYNC_E2E_RECONCILER") =
 // the load's (in the flavour's namespaces only: namespaces is the load's
 // count per flavour), one watch per kind. A cache of the flavour's namespaces
 // (DefaultNamespaces) watches each namespace apart: four times the watches
-// for the injector to cut, and every cut costs that informer a relist
-// after the reflector's backoff, which grows to 30 s when cuts come less
-// than 2 min apart. In the all-faulted run of 2026-12-02 that cache
-// had 78 watches cut against ours' 23, a namespace's ReplicaSets stayed
-// stale long enough for its ten Deployments to fail reconcile after
+// for the injector to cut. While a cut made the reflector list again after
+// its backoff, which grows to 30 s when relists come less than 2 min apart
+// (the injector's first cut; see cutAfter), in the all-faulted run of
+// 2026-12-02 that cache had 78 watches cut against ours' 23, a
+// namespace's ReplicaSets stayed stale long enough for its ten Deployments to fail reconcile after
 // reconcile (a create answered AlreadyExists that the cache did not hold),
 // and the flavour took 31.7 s and 54.8 s where ours took 5.5 s and 8.2 s.
 func startLoadReconciler(t *testing.T, cfg *restclient.Config, namespaces int, syncs *atomic.Int64) (stop func()) {
