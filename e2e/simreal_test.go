@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -275,6 +276,26 @@ func startOnSecond(drv *simDriver, rec *simRecorder) time.Time {
 	return t0
 }
 
+// simRealRSWorkers is the ReplicaSet controller's worker count in simreal
+// (kube-controller-manager's --concurrent-replicaset-syncs, 5 by default;
+// DEPLOYSYNC_SIMREAL_RS_WORKERS overrides it). With one worker it syncs one
+// ReplicaSet at a time, in the order their changes came, as simulate's
+// world does: after a scale-down of the old ReplicaSet and the Deployment
+// controller's scale-up of the new one that follows it, the old pod is
+// deleted before the new one is created. With more, the two syncs race,
+// and for a few milliseconds one pod more than the simulator's peak can
+// exist (maxSurge 0: 11 pods of 10), by chance, more often under load.
+var simRealRSWorkers = func() int {
+	if v := os.Getenv("DEPLOYSYNC_SIMREAL_RS_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			panic(fmt.Sprintf("DEPLOYSYNC_SIMREAL_RS_WORKERS=%q: want a positive number", v))
+		}
+		return n
+	}
+	return 1
+}()
+
 // simRealStrict makes a difference between the two worlds an error
 // (DEPLOYSYNC_SIMREAL_STRICT=1); by default it is reported (see the README).
 var simRealStrict = os.Getenv("DEPLOYSYNC_SIMREAL_STRICT") == "1"
@@ -290,7 +311,7 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	t.Cleanup(stopRec)
 	drv, stopDrv := startSimDriver(t, client, ns, rec, sc.failing, simRealStagger)
 	t.Cleanup(stopDrv)
-	t.Cleanup(startReplicaSetController(t, cfg, ns))
+	t.Cleanup(startReplicaSetControllerWith(t, cfg, ns, simRealRSWorkers))
 	t.Cleanup(startUpstreamDeploymentController(t, cfg, ns))
 
 	d := simRealDeployment(sc)
@@ -356,6 +377,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	for _, del := range deletions {
 		t.Logf("real deletion: %s", del.text)
 	}
+	if os.Getenv("DEPLOYSYNC_SIMREAL_TRACE") == "1" {
+		t.Logf("real trace:\n%s\n%s", rec.trace(t0), drv.trace(t0))
+	}
 	lags.deletions(deletions)
 	t.Logf("knob measurements: %s", rec.latencies())
 	rec.mu.Lock()
@@ -373,6 +397,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			t.Errorf("tick %v: the simulator's outcome is %s, want %s", tick, tl.Outcome, sc.want)
 		}
 		sim := simResult(state, tl)
+		if os.Getenv("DEPLOYSYNC_SIMREAL_TRACE") == "1" {
+			t.Logf("sim trace, tick %v:\n%s", tick, simTrace(tl))
+		}
 		// asserted: a difference fails the test (sc.exact or strict);
 		// peak pods is never asserted outside strict mode: for a few
 		// milliseconds one ReplicaSet's new pods can exist before another's
@@ -902,9 +929,12 @@ type simDriver struct {
 	last    time.Time // the last slot given
 	pending []*corev1.Pod
 	readyAt map[types.UID]time.Time
+	due     map[types.UID]time.Time // a slotted pod's due time (its batch's)
 	seen    map[types.UID]time.Time
 	deleted map[types.UID]time.Time
 	stage   map[types.UID]int // 1 running sent, 2 ready sent, 3 removal sent
+	names   map[types.UID]string
+	slots   map[types.UID]time.Time // the last slot each pod held, for the trace
 }
 
 // simBatchWindow groups the pods the ReplicaSet controller creates in one
@@ -913,8 +943,9 @@ type simDriver struct {
 const simBatchWindow = 150 * time.Millisecond
 
 func startSimDriver(t *testing.T, client kubernetes.Interface, ns string, rec *simRecorder, failing string, stagger time.Duration) (*simDriver, func()) {
-	p := &simDriver{client: client, rec: rec, failing: failing, stagger: stagger, readyAt: map[types.UID]time.Time{},
-		seen: map[types.UID]time.Time{}, deleted: map[types.UID]time.Time{}, stage: map[types.UID]int{}}
+	p := &simDriver{client: client, rec: rec, failing: failing, stagger: stagger, readyAt: map[types.UID]time.Time{}, due: map[types.UID]time.Time{},
+		seen: map[types.UID]time.Time{}, deleted: map[types.UID]time.Time{}, stage: map[types.UID]int{}, names: map[types.UID]string{},
+		slots: map[types.UID]time.Time{}}
 	return p, runOnPods(t, client, ns, 10*time.Millisecond, p.step, informers.WithNamespace(ns))
 }
 
@@ -945,15 +976,54 @@ func (p *simDriver) assignSlots(now time.Time) {
 			}
 			return p.seen[batch[i].UID].Before(p.seen[batch[j].UID])
 		})
-		due := first.Add(simStartDelay + simReadyDelay).Sub(p.origin)
-		slot := p.origin.Add((due + p.stagger - 1) / p.stagger * p.stagger)
+		due := first.Add(simStartDelay + simReadyDelay)
+		slot := p.gridAt(due)
 		for _, pod := range batch {
 			if !p.last.IsZero() && !slot.After(p.last) {
 				slot = p.last.Add(p.stagger)
 			}
-			p.readyAt[pod.UID], p.last = slot, slot
+			p.readyAt[pod.UID], p.due[pod.UID], p.last = slot, due, slot
 		}
 		p.pending = p.pending[n:]
+	}
+}
+
+// gridAt is the first slot at or after t.
+func (p *simDriver) gridAt(t time.Time) time.Time {
+	d := t.Sub(p.origin)
+	return p.origin.Add((d + p.stagger - 1) / p.stagger * p.stagger)
+}
+
+// release gives back the slots of pods deleted before they became ready,
+// as simulate's world does: the pods queued behind move up, each to the
+// first slot at or after its due time after the one before it. The latest
+// slot is released first, so that the earlier ones are still free when
+// their turn comes.
+func (p *simDriver) release(freed []time.Time) {
+	slices.SortFunc(freed, func(a, b time.Time) int { return b.Compare(a) })
+	for _, f := range freed {
+		var queued []types.UID
+		for uid, at := range p.readyAt {
+			if at.After(f) {
+				queued = append(queued, uid)
+			}
+		}
+		slices.SortFunc(queued, func(a, b types.UID) int { return p.readyAt[a].Compare(p.readyAt[b]) })
+		next, moved := f, true
+		for _, uid := range queued {
+			at := p.gridAt(p.due[uid])
+			if next.After(at) {
+				at = next
+			}
+			if at.Equal(p.readyAt[uid]) {
+				moved = false
+				break
+			}
+			p.readyAt[uid], next = at, at.Add(p.stagger)
+		}
+		if moved {
+			p.last = next.Add(-p.stagger)
+		}
 	}
 }
 
@@ -976,18 +1046,25 @@ func (p *simDriver) step(ctx context.Context, store cache.Store) error {
 		if pod.DeletionTimestamp != nil || p.seen[uid] != (time.Time{}) {
 			continue
 		}
-		p.seen[uid] = now
+		p.seen[uid], p.names[uid] = now, pod.Name
 		if p.stagger > 0 && !p.origin.IsZero() && pod.Spec.Containers[0].Image != p.failing {
 			p.pending = append(p.pending, pod)
 		}
 	}
 	p.assignSlots(now)
+	var freed []time.Time
 	for _, pod := range pods {
 		uid := pod.UID
 		if pod.DeletionTimestamp != nil {
 			since, ok := p.deleted[uid]
 			if !ok {
 				p.deleted[uid] = now
+				// A pod deleted before its slot gives the slot back.
+				if at, ok := p.readyAt[uid]; ok && p.stage[uid] < 2 && at.After(now) {
+					freed = append(freed, at)
+				}
+				delete(p.readyAt, uid)
+				p.pending = slices.DeleteFunc(p.pending, func(q *corev1.Pod) bool { return q.UID == uid })
 				continue
 			}
 			if now.Sub(since) < simTerminateDelay || p.stage[uid] == 3 {
@@ -1041,6 +1118,10 @@ func (p *simDriver) step(ctx context.Context, store cache.Store) error {
 			}
 			return nil
 		})
+	}
+	p.release(freed)
+	for uid, at := range p.readyAt {
+		p.slots[uid] = at
 	}
 	p.mu.Unlock()
 	// All of a step's calls at once, so that pods due together change
@@ -1128,4 +1209,67 @@ func (r *simRecorder) deletedClasses(t0 time.Time) map[string][]string {
 		out[d.rs] = append(out[d.rs], strings.Join(cls, "; "))
 	}
 	return out
+}
+
+// simTrace lists the simulator's deletions with what ranked them (a
+// diagnostic, DEPLOYSYNC_SIMREAL_TRACE=1).
+func simTrace(tl *simulate.Timeline) string {
+	var b strings.Builder
+	for _, st := range tl.Steps {
+		for _, d := range st.Deleted {
+			fmt.Fprintf(&b, "  at +%v delete %s (pos %d): ready %v since +%v, created +%v; %s\n", st.Time.Sub(tl.Start), d.Pod, d.Position,
+				d.Rank.Ready, d.Rank.ReadySince.Sub(tl.Start), d.Rank.Created.Sub(tl.Start), rankClass(d.Rank, tl.Start, st.Time))
+		}
+	}
+	return b.String()
+}
+
+// trace lists every scale-down with the pods the ReplicaSet controller
+// chose from, their stamps and rank classes (DEPLOYSYNC_SIMREAL_TRACE=1).
+func (r *simRecorder) trace(t0 time.Time) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, d := range r.downs {
+		fmt.Fprintf(&b, "  scale-down %s -%d seen +%v, first deletion seen +%v, deleted %v\n", d.rs, d.n, d.at.Sub(t0).Round(time.Millisecond),
+			d.ranked.Sub(t0).Round(time.Millisecond), d.deleted)
+		_, ranks := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.ranked)
+		order, _ := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.ranked)
+		for i, p := range order {
+			rk := ranks[i]
+			fmt.Fprintf(&b, "    %s deleted=%v ready=%v since %+v created %+v; %s\n", p.Name, slices.Contains(d.deleted, p.Name), rk.Ready,
+				rk.ReadySince.Sub(t0), rk.Created.Sub(t0), rankClass(rk, t0, d.ranked))
+		}
+	}
+	return b.String()
+}
+
+// trace lists the driver's pods: when first seen, their ready slot.
+func (p *simDriver) trace(t0 time.Time) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	type row struct {
+		seen time.Time
+		s    string
+	}
+	var rows []row
+	for uid, seen := range p.seen {
+		if seen.Before(t0) {
+			continue
+		}
+		s := fmt.Sprintf("  pod %s seen +%v", p.names[uid], seen.Sub(t0).Round(time.Millisecond))
+		if at, ok := p.slots[uid]; ok {
+			s += fmt.Sprintf(" slot +%v", at.Sub(t0))
+		}
+		if del, ok := p.deleted[uid]; ok {
+			s += fmt.Sprintf(" deletion seen +%v", del.Sub(t0).Round(time.Millisecond))
+		}
+		rows = append(rows, row{seen, s})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].seen.Before(rows[j].seen) })
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(r.s + "\n")
+	}
+	return b.String()
 }
