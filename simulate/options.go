@@ -76,7 +76,10 @@ func WithTerminationDelay(d time.Duration) Option { return func(c *config) { c.t
 // driver, that reports one pod's readiness at a time; with d well above
 // the controllers' reaction time (a few to tens of milliseconds) a real
 // control plane reacts to each ready pod separately, as the simulator does
-// at a tick below d. Failing pods hold no slot.
+// at a tick below d. Failing pods hold no slot, and a pod deleted before
+// its slot gives it back: the pods queued behind move up (each still no
+// earlier than its due time), so which pods of a batch a scale-down takes
+// does not change when the others become ready.
 func WithReadyStagger(d time.Duration) Option { return func(c *config) { c.readyStagger = d } }
 
 // WithFailureRate sets the probability (0 to 1) that a pod created during the

@@ -186,10 +186,7 @@ func (w *world) gridAt(t time.Duration) time.Duration {
 // scale-down deletes is then of no consequence to when the others become
 // ready (upstream breaks ties between such pods by UID, which is random on
 // a real cluster).
-func (w *world) release(freed, now time.Duration) {
-	if w.cfg.readyStagger <= 0 || freed == never || freed <= now {
-		return
-	}
+func (w *world) release(freed time.Duration) {
 	var queued []*pod
 	for _, rp := range w.byUID {
 		for i := range rp.active {
@@ -259,12 +256,14 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 				w.leave(&p)
 				p.gone = now + w.cfg.terminateDelay
 				w.orphans = append(w.orphans, p)
-				freed = append(freed, p.ready)
+				if w.holdsSlot(&p, now) {
+					freed = append(freed, p.ready)
+				}
 			}
 			w.orphans = append(w.orphans, rp.terminating...)
 			delete(w.byUID, uid)
 		}
-		w.releaseAll(freed, now)
+		w.releaseAll(freed)
 		// Map order is random; orphans are kept by id so runs repeat.
 		slices.SortFunc(w.orphans, func(a, b pod) int { return compareUint(a.id, b.id) })
 	}
@@ -306,7 +305,9 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 		w.leave(&p)
 		p.gone = now + w.cfg.terminateDelay
 		rp.terminating = append(rp.terminating, p)
-		freed = append(freed, p.ready)
+		if w.holdsSlot(&p, now) {
+			freed = append(freed, p.ready)
+		}
 		w.deleted = append(w.deleted, Deletion{ReplicaSet: rs.Name, Pod: o.Name, Node: o.Spec.NodeName, Position: i + 1,
 			Rank: ranks[i], Why: rankText(&ranks[i], w.start.Add(now))})
 	}
@@ -318,16 +319,22 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	}
 	clear(rp.active[len(kept):])
 	rp.active = kept
-	w.releaseAll(freed, now)
+	w.releaseAll(freed)
+}
+
+// holdsSlot reports whether p, not ready at now, waits for a slot of
+// [WithReadyStagger].
+func (w *world) holdsSlot(p *pod, now time.Duration) bool {
+	return w.cfg.readyStagger > 0 && p.ready != never && p.ready > now
 }
 
 // releaseAll releases the slots of deleted pods (see release), the latest
 // first: a release moves up only the pods behind its slot, so the earlier
 // freed slots are still free when their turn comes.
-func (w *world) releaseAll(freed []time.Duration, now time.Duration) {
+func (w *world) releaseAll(freed []time.Duration) {
 	slices.Sort(freed)
 	for i := len(freed) - 1; i >= 0; i-- {
-		w.release(freed[i], now)
+		w.release(freed[i])
 	}
 }
 
