@@ -59,16 +59,11 @@ type simRealScenario struct {
 	want    simulate.Outcome
 	// long: only with DEPLOYSYNC_LONG=1 (too slow for CI's budget).
 	long bool
-	// exact: the real control plane's course does not depend on timing
-	// (no batch of pods becomes ready while the Deployment controller
-	// waits on their number), so at the 10 ms tick a difference from the
-	// simulator in the scaling sequence, the deleted pods or the lowest
-	// availability is an error; for the others it is reported (see the
-	// README) unless DEPLOYSYNC_SIMREAL_STRICT=1. With the readiness
-	// stagger six more were exact in every run of the README, all with
-	// simreal alone on the apiserver: they are left reported until they
-	// have run exact beside the rest of TestE2E too.
-	exact bool
+	// reported: why a difference from the simulator at the 10 ms tick is
+	// only logged for this scenario ("" for every scenario CI runs: their
+	// scaling sequence, deleted pods and lowest availability are asserted;
+	// see the README). DEPLOYSYNC_SIMREAL_STRICT=1 asserts everything.
+	reported string
 }
 
 var simUpgrade = simulate.SetImage(0, "web", "nginx:1.28")
@@ -88,7 +83,7 @@ var simRealScenarios = []simRealScenario{
 		changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "recreate", replicas: 4, edit: func(d *appsv1.Deployment) {
 		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
-	}, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, exact: true},
+	}, changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "scale up mid-rollout", replicas: 10, changes: []simulate.Change{simUpgrade, simulate.SetReplicas(3*time.Second, 20)},
 		want: simulate.Complete},
 	{name: "scale down mid-rollout", replicas: 10, changes: []simulate.Change{simUpgrade, simulate.SetReplicas(3*time.Second, 4)},
@@ -96,14 +91,19 @@ var simRealScenarios = []simRealScenario{
 	{name: "pause and resume", replicas: 10, changes: []simulate.Change{simUpgrade, simulate.Pause(time.Second),
 		simulate.Resume(30 * time.Second)}, want: simulate.Complete},
 	{name: "rollback through the annotation", replicas: 10, failing: "nginx:bad", changes: []simulate.Change{
-		simulate.SetImage(0, "web", "nginx:bad"), simulate.RollbackTo(20*time.Second, 0)}, want: simulate.Complete, exact: true},
+		simulate.SetImage(0, "web", "nginx:bad"), simulate.RollbackTo(20*time.Second, 0)}, want: simulate.Complete},
 	{name: "never ready deadline exceeded", replicas: 10, failing: "nginx:bad",
-		changes: []simulate.Change{simulate.SetImage(0, "web", "nginx:bad")}, want: simulate.DeadlineExceeded, long: true},
-	{name: "rolling 1000 replicas", replicas: 1000, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, long: true},
+		changes: []simulate.Change{simulate.SetImage(0, "web", "nginx:bad")}, want: simulate.DeadlineExceeded, long: true,
+		reported: simRealLongOnly},
+	{name: "rolling 1000 replicas", replicas: 1000, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, long: true,
+		reported: simRealLongOnly},
 	{name: "min ready seconds", replicas: 4, edit: func(d *appsv1.Deployment) { d.Spec.MinReadySeconds = 10 },
 		changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
-	{name: "new deployment", replicas: 5, fresh: true, want: simulate.Complete, exact: true},
+	{name: "new deployment", replicas: 5, fresh: true, want: simulate.Complete},
 }
+
+// simRealLongOnly is why the long scenarios' differences are reported.
+const simRealLongOnly = "run only with DEPLOYSYNC_LONG=1, and not yet compared with the readiness stagger and slot release"
 
 // simRealExcluded are simulate's scenarios not run here, with the reason.
 var simRealExcluded = map[string]string{
@@ -400,27 +400,29 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		if os.Getenv("DEPLOYSYNC_SIMREAL_TRACE") == "1" {
 			t.Logf("sim trace, tick %v:\n%s", tick, simTrace(tl))
 		}
-		// asserted: a difference fails the test (sc.exact or strict);
-		// peak pods is never asserted outside strict mode: for a few
-		// milliseconds one ReplicaSet's new pods can exist before another's
-		// deleted pods are marked (two ReplicaSet syncs, in either order),
-		// which a simulator step, doing both at one instant, cannot show.
+		// asserted: a difference fails the test (at the 10 ms tick unless
+		// the scenario is reported, or strict). Peak pods is asserted only
+		// in strict mode: it is exact in the README's runs, but it rests on
+		// the order of two ReplicaSet syncs (the old ReplicaSet's delete
+		// before the new one's create), which one ReplicaSet worker keeps
+		// but nothing in upstream promises.
 		type difference struct {
 			text     string
 			asserted bool
 		}
 		var diffs []difference
+		asserted := sc.reported == ""
 		if diff := cmp.Diff(sim.Scales, real.Scales); diff != "" {
-			diffs = append(diffs, difference{fmt.Sprintf("ScalingReplicaSet sequence and ReplicaSet sizes differ (-simulated +real):\n%s", diff), sc.exact})
+			diffs = append(diffs, difference{fmt.Sprintf("ScalingReplicaSet sequence and ReplicaSet sizes differ (-simulated +real):\n%s", diff), asserted})
 		}
 		if sim.PeakPods != real.PeakPods {
 			diffs = append(diffs, difference{fmt.Sprintf("peak pods: simulated %d, real %d", sim.PeakPods, real.PeakPods), false})
 		}
 		if diff := cmp.Diff(simDeletedClasses(tl), realClasses); diff != "" {
-			diffs = append(diffs, difference{fmt.Sprintf("deleted pods differ (per ReplicaSet, one entry per scale-down: the pods' ranks; -simulated +real):\n%s", diff), sc.exact})
+			diffs = append(diffs, difference{fmt.Sprintf("deleted pods differ (per ReplicaSet, one entry per scale-down: the pods' ranks; -simulated +real):\n%s", diff), asserted})
 		}
 		if sim.MinAvailable != real.MinAvailable {
-			diffs = append(diffs, difference{fmt.Sprintf("lowest availability: simulated %d, real %d", sim.MinAvailable, real.MinAvailable), sc.exact})
+			diffs = append(diffs, difference{fmt.Sprintf("lowest availability: simulated %d, real %d", sim.MinAvailable, real.MinAvailable), asserted})
 		}
 		exact[tick] = len(diffs) == 0
 		for _, d := range diffs {
@@ -610,6 +612,8 @@ type simRecorder struct {
 	lastChange time.Time
 	// pending scale-downs: the ReplicaSet, how many pods, its pods before.
 	downs []*scaleDown
+	// early are deletions seen before their scale-down (see rs).
+	early []*scaleDown
 	// latency samples: scaling write seen → first pod created or deleted
 	// for that ReplicaSet; pod made Ready → next scaling write.
 	rsLag, dcLag []time.Duration
@@ -685,7 +689,7 @@ func (r *simRecorder) reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.origin = time.Now()
-	r.scales, r.scaleTimes, r.downs, r.rsLag, r.dcLag = nil, nil, nil, nil, nil
+	r.scales, r.scaleTimes, r.downs, r.early, r.rsLag, r.dcLag = nil, nil, nil, nil, nil, nil
 	r.peak, r.minAvail = r.counts(r.origin)
 	r.minAvail = -1
 	r.lastChange = r.origin
@@ -720,7 +724,22 @@ func (r *simRecorder) rs(rs *appsv1.ReplicaSet) {
 	verb := "up"
 	if size < old {
 		verb = "down"
-		r.downs = append(r.downs, &scaleDown{rs: rs.Name, uid: rs.UID, n: int(old - size), at: now})
+		d := &scaleDown{rs: rs.Name, uid: rs.UID, n: int(old - size), at: now}
+		r.downs = append(r.downs, d)
+		// Deletions seen before this scale-down: the recorder's pod watch
+		// ran ahead of its ReplicaSet watch (two streams; under load).
+		for len(r.early) > 0 && len(d.deleted) < d.n {
+			i := slices.IndexFunc(r.early, func(e *scaleDown) bool { return e.rs == rs.Name })
+			if i < 0 {
+				break
+			}
+			e := r.early[i]
+			if len(d.deleted) == 0 {
+				d.ranked, d.before = e.ranked, e.before
+			}
+			d.deleted = append(d.deleted, e.deleted...)
+			r.early = slices.Delete(r.early, i, i+1)
+		}
 	}
 	// Writes that wait for more than a pod's readiness (minReadySeconds,
 	// a pause) are not the controller's latency.
@@ -757,26 +776,34 @@ func (r *simRecorder) pod(p *corev1.Pod, gone bool) {
 			r.scaleTimes[n-1] = time.Time{}
 		}
 	}
-	if prev != nil && prev.DeletionTimestamp == nil && p.DeletionTimestamp != nil {
-		ref := metav1.GetControllerOfNoCopy(p)
-		for _, d := range r.downs {
-			if ref != nil && d.rs == ref.Name && len(d.deleted) < d.n {
-				if len(d.deleted) == 0 {
-					// The ReplicaSet controller ranks the pods when it
-					// acts on this scale-down: after the deletions of
-					// the one before (its expectations), just before its
-					// first deletion of this one.
-					d.ranked, d.before = now, []*corev1.Pod{prev}
-					for _, q := range r.pods {
-						if ref := metav1.GetControllerOfNoCopy(q); ref != nil && ref.UID == d.uid && q.DeletionTimestamp == nil {
-							d.before = append(d.before, q)
-						}
-					}
-					sort.Slice(d.before, func(i, j int) bool { return d.before[i].Name < d.before[j].Name })
+	if ref := metav1.GetControllerOfNoCopy(p); ref != nil && prev != nil && prev.DeletionTimestamp == nil && p.DeletionTimestamp != nil {
+		// The ReplicaSet controller ranks the pods when it acts on a
+		// scale-down: after the deletions of the one before (its
+		// expectations), just before its first deletion of this one.
+		before := func() []*corev1.Pod {
+			pods := []*corev1.Pod{prev}
+			for _, q := range r.pods {
+				if qr := metav1.GetControllerOfNoCopy(q); qr != nil && qr.UID == ref.UID && q.DeletionTimestamp == nil {
+					pods = append(pods, q)
 				}
-				d.deleted = append(d.deleted, p.Name)
-				break
 			}
+			sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+			return pods
+		}
+		i := slices.IndexFunc(r.downs, func(d *scaleDown) bool { return d.rs == ref.Name && len(d.deleted) < d.n })
+		switch {
+		case i >= 0:
+			d := r.downs[i]
+			if len(d.deleted) == 0 {
+				d.ranked, d.before = now, before()
+			}
+			d.deleted = append(d.deleted, p.Name)
+		case len(r.early) > 0 && r.early[len(r.early)-1].rs == ref.Name && r.early[len(r.early)-1].ranked.After(now.Add(-simBatchWindow)):
+			// Another deletion of the same early scale-down.
+			e := r.early[len(r.early)-1]
+			e.deleted = append(e.deleted, p.Name)
+		default:
+			r.early = append(r.early, &scaleDown{rs: ref.Name, uid: ref.UID, ranked: now, before: before(), deleted: []string{p.Name}})
 		}
 	}
 	if prev != nil && !ready(prev) && ready(p) {
