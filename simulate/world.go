@@ -294,7 +294,11 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	for i := range rp.active {
 		objs[i] = w.object(rs, &rp.active[i], now, false)
 	}
-	order, ranks := replicaset.DeletionOrder(objs, w.relatedOnNode(rs, rss), w.start.Add(now))
+	onNode := w.relatedOnNode(rs, rss)
+	order, ranks := replicaset.DeletionOrder(objs, onNode, w.start.Add(now))
+	if w.cfg.scaleDownSeen != nil {
+		w.cfg.scaleDownSeen(objs, order[:n], onNode, w.start.Add(now))
+	}
 	gone := make([]bool, len(rp.active))
 	var freed []time.Duration
 	for i, o := range order[:n] {
