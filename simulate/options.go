@@ -32,11 +32,12 @@ type config struct {
 	changes        []Change
 	syncOpts       []deploysync.Option
 	syncFunc       func(deploysync.State) (deploysync.Plan, error)
+	versionErr     error // from WithKubernetesVersion
+
 	// scaleDownSeen, for tests (export_test.go), sees every scale-down:
 	// the pods ranked, those deleted, the related pods per node and the
 	// ranking's clock.
 	scaleDownSeen func(pods, deleted []*corev1.Pod, onNode map[string]int, at time.Time)
-	versionErr    error // from WithKubernetesVersion
 }
 
 func defaults() config {
