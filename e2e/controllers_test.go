@@ -67,12 +67,18 @@ func runUntilStopped(f func(ctx context.Context)) (stop func()) {
 // controller on the namespace: every flavour needs pods made for its
 // ReplicaSets.
 func startReplicaSetController(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
+	return startReplicaSetControllerWith(t, cfg, ns, 2)
+}
+
+// startReplicaSetControllerWith is startReplicaSetController with that many
+// workers (kube-controller-manager's --concurrent-replicaset-syncs).
+func startReplicaSetControllerWith(t *testing.T, cfg *restclient.Config, ns string, workers int) (stop func()) {
 	client := clientFor(t, cfg, "replicaset-controller")
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
 	return runUntilStopped(func(ctx context.Context) {
 		rsc := replicaset.NewReplicaSetController(ctx, factory.Apps().V1().ReplicaSets(), factory.Core().V1().Pods(), client, 500)
 		factory.Start(ctx.Done())
-		rsc.Run(ctx, 2)
+		rsc.Run(ctx, workers)
 		factory.Shutdown()
 	})
 }

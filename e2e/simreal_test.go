@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -58,16 +59,11 @@ type simRealScenario struct {
 	want    simulate.Outcome
 	// long: only with DEPLOYSYNC_LONG=1 (too slow for CI's budget).
 	long bool
-	// exact: the real control plane's course does not depend on timing
-	// (no batch of pods becomes ready while the Deployment controller
-	// waits on their number), so at the 10 ms tick a difference from the
-	// simulator in the scaling sequence, the deleted pods or the lowest
-	// availability is an error; for the others it is reported (see the
-	// README) unless DEPLOYSYNC_SIMREAL_STRICT=1. With the readiness
-	// stagger six more were exact in every run of the README, all with
-	// simreal alone on the apiserver: they are left reported until they
-	// have run exact beside the rest of TestE2E too.
-	exact bool
+	// reported: why a difference from the simulator at the 10 ms tick is
+	// only logged for this scenario ("" for every scenario CI runs: their
+	// scaling sequence, deleted pods and lowest availability are asserted;
+	// see the README). DEPLOYSYNC_SIMREAL_STRICT=1 asserts everything.
+	reported string
 }
 
 var simUpgrade = simulate.SetImage(0, "web", "nginx:1.28")
@@ -87,7 +83,7 @@ var simRealScenarios = []simRealScenario{
 		changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "recreate", replicas: 4, edit: func(d *appsv1.Deployment) {
 		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
-	}, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, exact: true},
+	}, changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "scale up mid-rollout", replicas: 10, changes: []simulate.Change{simUpgrade, simulate.SetReplicas(3*time.Second, 20)},
 		want: simulate.Complete},
 	{name: "scale down mid-rollout", replicas: 10, changes: []simulate.Change{simUpgrade, simulate.SetReplicas(3*time.Second, 4)},
@@ -95,14 +91,19 @@ var simRealScenarios = []simRealScenario{
 	{name: "pause and resume", replicas: 10, changes: []simulate.Change{simUpgrade, simulate.Pause(time.Second),
 		simulate.Resume(30 * time.Second)}, want: simulate.Complete},
 	{name: "rollback through the annotation", replicas: 10, failing: "nginx:bad", changes: []simulate.Change{
-		simulate.SetImage(0, "web", "nginx:bad"), simulate.RollbackTo(20*time.Second, 0)}, want: simulate.Complete, exact: true},
+		simulate.SetImage(0, "web", "nginx:bad"), simulate.RollbackTo(20*time.Second, 0)}, want: simulate.Complete},
 	{name: "never ready deadline exceeded", replicas: 10, failing: "nginx:bad",
-		changes: []simulate.Change{simulate.SetImage(0, "web", "nginx:bad")}, want: simulate.DeadlineExceeded, long: true},
-	{name: "rolling 1000 replicas", replicas: 1000, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, long: true},
+		changes: []simulate.Change{simulate.SetImage(0, "web", "nginx:bad")}, want: simulate.DeadlineExceeded, long: true,
+		reported: simRealLongOnly},
+	{name: "rolling 1000 replicas", replicas: 1000, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, long: true,
+		reported: simRealLongOnly},
 	{name: "min ready seconds", replicas: 4, edit: func(d *appsv1.Deployment) { d.Spec.MinReadySeconds = 10 },
 		changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
-	{name: "new deployment", replicas: 5, fresh: true, want: simulate.Complete, exact: true},
+	{name: "new deployment", replicas: 5, fresh: true, want: simulate.Complete},
 }
+
+// simRealLongOnly is why the long scenarios' differences are reported.
+const simRealLongOnly = "run only with DEPLOYSYNC_LONG=1, and not yet compared with the readiness stagger and slot release"
 
 // simRealExcluded are simulate's scenarios not run here, with the reason.
 var simRealExcluded = map[string]string{
@@ -275,6 +276,26 @@ func startOnSecond(drv *simDriver, rec *simRecorder) time.Time {
 	return t0
 }
 
+// simRealRSWorkers is the ReplicaSet controller's worker count in simreal
+// (kube-controller-manager's --concurrent-replicaset-syncs, 5 by default;
+// DEPLOYSYNC_SIMREAL_RS_WORKERS overrides it). With one worker it syncs one
+// ReplicaSet at a time, in the order their changes came, as simulate's
+// world does: after a scale-down of the old ReplicaSet and the Deployment
+// controller's scale-up of the new one that follows it, the old pod is
+// deleted before the new one is created. With more, the two syncs race,
+// and for a few milliseconds one pod more than the simulator's peak can
+// exist (maxSurge 0: 11 pods of 10), by chance, more often under load.
+var simRealRSWorkers = func() int {
+	if v := os.Getenv("DEPLOYSYNC_SIMREAL_RS_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			panic(fmt.Sprintf("DEPLOYSYNC_SIMREAL_RS_WORKERS=%q: want a positive number", v))
+		}
+		return n
+	}
+	return 1
+}()
+
 // simRealStrict makes a difference between the two worlds an error
 // (DEPLOYSYNC_SIMREAL_STRICT=1); by default it is reported (see the README).
 var simRealStrict = os.Getenv("DEPLOYSYNC_SIMREAL_STRICT") == "1"
@@ -290,7 +311,7 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	t.Cleanup(stopRec)
 	drv, stopDrv := startSimDriver(t, client, ns, rec, sc.failing, simRealStagger)
 	t.Cleanup(stopDrv)
-	t.Cleanup(startReplicaSetController(t, cfg, ns))
+	t.Cleanup(startReplicaSetControllerWith(t, cfg, ns, simRealRSWorkers))
 	t.Cleanup(startUpstreamDeploymentController(t, cfg, ns))
 
 	d := simRealDeployment(sc)
@@ -356,6 +377,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	for _, del := range deletions {
 		t.Logf("real deletion: %s", del.text)
 	}
+	if os.Getenv("DEPLOYSYNC_SIMREAL_TRACE") == "1" {
+		t.Logf("real trace:\n%s\n%s", rec.trace(t0), drv.trace(t0))
+	}
 	lags.deletions(deletions)
 	t.Logf("knob measurements: %s", rec.latencies())
 	rec.mu.Lock()
@@ -373,27 +397,32 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			t.Errorf("tick %v: the simulator's outcome is %s, want %s", tick, tl.Outcome, sc.want)
 		}
 		sim := simResult(state, tl)
-		// asserted: a difference fails the test (sc.exact or strict);
-		// peak pods is never asserted outside strict mode: for a few
-		// milliseconds one ReplicaSet's new pods can exist before another's
-		// deleted pods are marked (two ReplicaSet syncs, in either order),
-		// which a simulator step, doing both at one instant, cannot show.
+		if os.Getenv("DEPLOYSYNC_SIMREAL_TRACE") == "1" {
+			t.Logf("sim trace, tick %v:\n%s", tick, simTrace(tl))
+		}
+		// asserted: a difference fails the test (at the 10 ms tick unless
+		// the scenario is reported, or strict). Peak pods is asserted only
+		// in strict mode: it is exact in the README's runs, but it rests on
+		// the order of two ReplicaSet syncs (the old ReplicaSet's delete
+		// before the new one's create), which one ReplicaSet worker keeps
+		// but nothing in upstream promises.
 		type difference struct {
 			text     string
 			asserted bool
 		}
 		var diffs []difference
+		asserted := sc.reported == ""
 		if diff := cmp.Diff(sim.Scales, real.Scales); diff != "" {
-			diffs = append(diffs, difference{fmt.Sprintf("ScalingReplicaSet sequence and ReplicaSet sizes differ (-simulated +real):\n%s", diff), sc.exact})
+			diffs = append(diffs, difference{fmt.Sprintf("ScalingReplicaSet sequence and ReplicaSet sizes differ (-simulated +real):\n%s", diff), asserted})
 		}
 		if sim.PeakPods != real.PeakPods {
 			diffs = append(diffs, difference{fmt.Sprintf("peak pods: simulated %d, real %d", sim.PeakPods, real.PeakPods), false})
 		}
 		if diff := cmp.Diff(simDeletedClasses(tl), realClasses); diff != "" {
-			diffs = append(diffs, difference{fmt.Sprintf("deleted pods differ (per ReplicaSet, one entry per scale-down: the pods' ranks; -simulated +real):\n%s", diff), sc.exact})
+			diffs = append(diffs, difference{fmt.Sprintf("deleted pods differ (per ReplicaSet, one entry per scale-down: the pods' ranks; -simulated +real):\n%s", diff), asserted})
 		}
 		if sim.MinAvailable != real.MinAvailable {
-			diffs = append(diffs, difference{fmt.Sprintf("lowest availability: simulated %d, real %d", sim.MinAvailable, real.MinAvailable), sc.exact})
+			diffs = append(diffs, difference{fmt.Sprintf("lowest availability: simulated %d, real %d", sim.MinAvailable, real.MinAvailable), asserted})
 		}
 		exact[tick] = len(diffs) == 0
 		for _, d := range diffs {
@@ -583,6 +612,8 @@ type simRecorder struct {
 	lastChange time.Time
 	// pending scale-downs: the ReplicaSet, how many pods, its pods before.
 	downs []*scaleDown
+	// early are deletions seen before their scale-down (see rs).
+	early []*scaleDown
 	// latency samples: scaling write seen → first pod created or deleted
 	// for that ReplicaSet; pod made Ready → next scaling write.
 	rsLag, dcLag []time.Duration
@@ -658,7 +689,7 @@ func (r *simRecorder) reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.origin = time.Now()
-	r.scales, r.scaleTimes, r.downs, r.rsLag, r.dcLag = nil, nil, nil, nil, nil
+	r.scales, r.scaleTimes, r.downs, r.early, r.rsLag, r.dcLag = nil, nil, nil, nil, nil, nil
 	r.peak, r.minAvail = r.counts(r.origin)
 	r.minAvail = -1
 	r.lastChange = r.origin
@@ -693,7 +724,22 @@ func (r *simRecorder) rs(rs *appsv1.ReplicaSet) {
 	verb := "up"
 	if size < old {
 		verb = "down"
-		r.downs = append(r.downs, &scaleDown{rs: rs.Name, uid: rs.UID, n: int(old - size), at: now})
+		d := &scaleDown{rs: rs.Name, uid: rs.UID, n: int(old - size), at: now}
+		r.downs = append(r.downs, d)
+		// Deletions seen before this scale-down: the recorder's pod watch
+		// ran ahead of its ReplicaSet watch (two streams; under load).
+		for len(r.early) > 0 && len(d.deleted) < d.n {
+			i := slices.IndexFunc(r.early, func(e *scaleDown) bool { return e.rs == rs.Name })
+			if i < 0 {
+				break
+			}
+			e := r.early[i]
+			if len(d.deleted) == 0 {
+				d.ranked, d.before = e.ranked, e.before
+			}
+			d.deleted = append(d.deleted, e.deleted...)
+			r.early = slices.Delete(r.early, i, i+1)
+		}
 	}
 	// Writes that wait for more than a pod's readiness (minReadySeconds,
 	// a pause) are not the controller's latency.
@@ -730,26 +776,34 @@ func (r *simRecorder) pod(p *corev1.Pod, gone bool) {
 			r.scaleTimes[n-1] = time.Time{}
 		}
 	}
-	if prev != nil && prev.DeletionTimestamp == nil && p.DeletionTimestamp != nil {
-		ref := metav1.GetControllerOfNoCopy(p)
-		for _, d := range r.downs {
-			if ref != nil && d.rs == ref.Name && len(d.deleted) < d.n {
-				if len(d.deleted) == 0 {
-					// The ReplicaSet controller ranks the pods when it
-					// acts on this scale-down: after the deletions of
-					// the one before (its expectations), just before its
-					// first deletion of this one.
-					d.ranked, d.before = now, []*corev1.Pod{prev}
-					for _, q := range r.pods {
-						if ref := metav1.GetControllerOfNoCopy(q); ref != nil && ref.UID == d.uid && q.DeletionTimestamp == nil {
-							d.before = append(d.before, q)
-						}
-					}
-					sort.Slice(d.before, func(i, j int) bool { return d.before[i].Name < d.before[j].Name })
+	if ref := metav1.GetControllerOfNoCopy(p); ref != nil && prev != nil && prev.DeletionTimestamp == nil && p.DeletionTimestamp != nil {
+		// The ReplicaSet controller ranks the pods when it acts on a
+		// scale-down: after the deletions of the one before (its
+		// expectations), just before its first deletion of this one.
+		before := func() []*corev1.Pod {
+			pods := []*corev1.Pod{prev}
+			for _, q := range r.pods {
+				if qr := metav1.GetControllerOfNoCopy(q); qr != nil && qr.UID == ref.UID && q.DeletionTimestamp == nil {
+					pods = append(pods, q)
 				}
-				d.deleted = append(d.deleted, p.Name)
-				break
 			}
+			sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+			return pods
+		}
+		i := slices.IndexFunc(r.downs, func(d *scaleDown) bool { return d.rs == ref.Name && len(d.deleted) < d.n })
+		switch {
+		case i >= 0:
+			d := r.downs[i]
+			if len(d.deleted) == 0 {
+				d.ranked, d.before = now, before()
+			}
+			d.deleted = append(d.deleted, p.Name)
+		case len(r.early) > 0 && r.early[len(r.early)-1].rs == ref.Name && r.early[len(r.early)-1].ranked.After(now.Add(-simBatchWindow)):
+			// Another deletion of the same early scale-down.
+			e := r.early[len(r.early)-1]
+			e.deleted = append(e.deleted, p.Name)
+		default:
+			r.early = append(r.early, &scaleDown{rs: ref.Name, uid: ref.UID, ranked: now, before: before(), deleted: []string{p.Name}})
 		}
 	}
 	if prev != nil && !ready(prev) && ready(p) {
@@ -902,9 +956,12 @@ type simDriver struct {
 	last    time.Time // the last slot given
 	pending []*corev1.Pod
 	readyAt map[types.UID]time.Time
+	due     map[types.UID]time.Time // a slotted pod's due time (its batch's)
 	seen    map[types.UID]time.Time
 	deleted map[types.UID]time.Time
 	stage   map[types.UID]int // 1 running sent, 2 ready sent, 3 removal sent
+	names   map[types.UID]string
+	slots   map[types.UID]time.Time // the last slot each pod held, for the trace
 }
 
 // simBatchWindow groups the pods the ReplicaSet controller creates in one
@@ -913,8 +970,9 @@ type simDriver struct {
 const simBatchWindow = 150 * time.Millisecond
 
 func startSimDriver(t *testing.T, client kubernetes.Interface, ns string, rec *simRecorder, failing string, stagger time.Duration) (*simDriver, func()) {
-	p := &simDriver{client: client, rec: rec, failing: failing, stagger: stagger, readyAt: map[types.UID]time.Time{},
-		seen: map[types.UID]time.Time{}, deleted: map[types.UID]time.Time{}, stage: map[types.UID]int{}}
+	p := &simDriver{client: client, rec: rec, failing: failing, stagger: stagger, readyAt: map[types.UID]time.Time{}, due: map[types.UID]time.Time{},
+		seen: map[types.UID]time.Time{}, deleted: map[types.UID]time.Time{}, stage: map[types.UID]int{}, names: map[types.UID]string{},
+		slots: map[types.UID]time.Time{}}
 	return p, runOnPods(t, client, ns, 10*time.Millisecond, p.step, informers.WithNamespace(ns))
 }
 
@@ -945,15 +1003,54 @@ func (p *simDriver) assignSlots(now time.Time) {
 			}
 			return p.seen[batch[i].UID].Before(p.seen[batch[j].UID])
 		})
-		due := first.Add(simStartDelay + simReadyDelay).Sub(p.origin)
-		slot := p.origin.Add((due + p.stagger - 1) / p.stagger * p.stagger)
+		due := first.Add(simStartDelay + simReadyDelay)
+		slot := p.gridAt(due)
 		for _, pod := range batch {
 			if !p.last.IsZero() && !slot.After(p.last) {
 				slot = p.last.Add(p.stagger)
 			}
-			p.readyAt[pod.UID], p.last = slot, slot
+			p.readyAt[pod.UID], p.due[pod.UID], p.last = slot, due, slot
 		}
 		p.pending = p.pending[n:]
+	}
+}
+
+// gridAt is the first slot at or after t.
+func (p *simDriver) gridAt(t time.Time) time.Time {
+	d := t.Sub(p.origin)
+	return p.origin.Add((d + p.stagger - 1) / p.stagger * p.stagger)
+}
+
+// release gives back the slots of pods deleted before they became ready,
+// as simulate's world does: the pods queued behind move up, each to the
+// first slot at or after its due time after the one before it. The latest
+// slot is released first, so that the earlier ones are still free when
+// their turn comes.
+func (p *simDriver) release(freed []time.Time) {
+	slices.SortFunc(freed, func(a, b time.Time) int { return b.Compare(a) })
+	for _, f := range freed {
+		var queued []types.UID
+		for uid, at := range p.readyAt {
+			if at.After(f) {
+				queued = append(queued, uid)
+			}
+		}
+		slices.SortFunc(queued, func(a, b types.UID) int { return p.readyAt[a].Compare(p.readyAt[b]) })
+		next, moved := f, true
+		for _, uid := range queued {
+			at := p.gridAt(p.due[uid])
+			if next.After(at) {
+				at = next
+			}
+			if at.Equal(p.readyAt[uid]) {
+				moved = false
+				break
+			}
+			p.readyAt[uid], next = at, at.Add(p.stagger)
+		}
+		if moved {
+			p.last = next.Add(-p.stagger)
+		}
 	}
 }
 
@@ -976,18 +1073,25 @@ func (p *simDriver) step(ctx context.Context, store cache.Store) error {
 		if pod.DeletionTimestamp != nil || p.seen[uid] != (time.Time{}) {
 			continue
 		}
-		p.seen[uid] = now
+		p.seen[uid], p.names[uid] = now, pod.Name
 		if p.stagger > 0 && !p.origin.IsZero() && pod.Spec.Containers[0].Image != p.failing {
 			p.pending = append(p.pending, pod)
 		}
 	}
 	p.assignSlots(now)
+	var freed []time.Time
 	for _, pod := range pods {
 		uid := pod.UID
 		if pod.DeletionTimestamp != nil {
 			since, ok := p.deleted[uid]
 			if !ok {
 				p.deleted[uid] = now
+				// A pod deleted before its slot gives the slot back.
+				if at, ok := p.readyAt[uid]; ok && p.stage[uid] < 2 && at.After(now) {
+					freed = append(freed, at)
+				}
+				delete(p.readyAt, uid)
+				p.pending = slices.DeleteFunc(p.pending, func(q *corev1.Pod) bool { return q.UID == uid })
 				continue
 			}
 			if now.Sub(since) < simTerminateDelay || p.stage[uid] == 3 {
@@ -1041,6 +1145,10 @@ func (p *simDriver) step(ctx context.Context, store cache.Store) error {
 			}
 			return nil
 		})
+	}
+	p.release(freed)
+	for uid, at := range p.readyAt {
+		p.slots[uid] = at
 	}
 	p.mu.Unlock()
 	// All of a step's calls at once, so that pods due together change
@@ -1128,4 +1236,67 @@ func (r *simRecorder) deletedClasses(t0 time.Time) map[string][]string {
 		out[d.rs] = append(out[d.rs], strings.Join(cls, "; "))
 	}
 	return out
+}
+
+// simTrace lists the simulator's deletions with what ranked them (a
+// diagnostic, DEPLOYSYNC_SIMREAL_TRACE=1).
+func simTrace(tl *simulate.Timeline) string {
+	var b strings.Builder
+	for _, st := range tl.Steps {
+		for _, d := range st.Deleted {
+			fmt.Fprintf(&b, "  at +%v delete %s (pos %d): ready %v since +%v, created +%v; %s\n", st.Time.Sub(tl.Start), d.Pod, d.Position,
+				d.Rank.Ready, d.Rank.ReadySince.Sub(tl.Start), d.Rank.Created.Sub(tl.Start), rankClass(d.Rank, tl.Start, st.Time))
+		}
+	}
+	return b.String()
+}
+
+// trace lists every scale-down with the pods the ReplicaSet controller
+// chose from, their stamps and rank classes (DEPLOYSYNC_SIMREAL_TRACE=1).
+func (r *simRecorder) trace(t0 time.Time) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, d := range r.downs {
+		fmt.Fprintf(&b, "  scale-down %s -%d seen +%v, first deletion seen +%v, deleted %v\n", d.rs, d.n, d.at.Sub(t0).Round(time.Millisecond),
+			d.ranked.Sub(t0).Round(time.Millisecond), d.deleted)
+		_, ranks := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.ranked)
+		order, _ := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.ranked)
+		for i, p := range order {
+			rk := ranks[i]
+			fmt.Fprintf(&b, "    %s deleted=%v ready=%v since %+v created %+v; %s\n", p.Name, slices.Contains(d.deleted, p.Name), rk.Ready,
+				rk.ReadySince.Sub(t0), rk.Created.Sub(t0), rankClass(rk, t0, d.ranked))
+		}
+	}
+	return b.String()
+}
+
+// trace lists the driver's pods: when first seen, their ready slot.
+func (p *simDriver) trace(t0 time.Time) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	type row struct {
+		seen time.Time
+		s    string
+	}
+	var rows []row
+	for uid, seen := range p.seen {
+		if seen.Before(t0) {
+			continue
+		}
+		s := fmt.Sprintf("  pod %s seen +%v", p.names[uid], seen.Sub(t0).Round(time.Millisecond))
+		if at, ok := p.slots[uid]; ok {
+			s += fmt.Sprintf(" slot +%v", at.Sub(t0))
+		}
+		if del, ok := p.deleted[uid]; ok {
+			s += fmt.Sprintf(" deletion seen +%v", del.Sub(t0).Round(time.Millisecond))
+		}
+		rows = append(rows, row{seen, s})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].seen.Before(rows[j].seen) })
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(r.s + "\n")
+	}
+	return b.String()
 }

@@ -33,6 +33,11 @@ type config struct {
 	syncOpts       []deploysync.Option
 	syncFunc       func(deploysync.State) (deploysync.Plan, error)
 	versionErr     error // from WithKubernetesVersion
+
+	// scaleDownSeen, for tests (export_test.go), sees every scale-down:
+	// the pods ranked, those deleted, the related pods per node and the
+	// ranking's clock.
+	scaleDownSeen func(pods, deleted []*corev1.Pod, onNode map[string]int, at time.Time)
 }
 
 func defaults() config {
@@ -76,7 +81,10 @@ func WithTerminationDelay(d time.Duration) Option { return func(c *config) { c.t
 // driver, that reports one pod's readiness at a time; with d well above
 // the controllers' reaction time (a few to tens of milliseconds) a real
 // control plane reacts to each ready pod separately, as the simulator does
-// at a tick below d. Failing pods hold no slot.
+// at a tick below d. Failing pods hold no slot, and a pod deleted before
+// its slot gives it back: the pods queued behind move up (each still no
+// earlier than its due time), so which pods of a batch a scale-down takes
+// does not change when the others become ready.
 func WithReadyStagger(d time.Duration) Option { return func(c *config) { c.readyStagger = d } }
 
 // WithFailureRate sets the probability (0 to 1) that a pod created during the

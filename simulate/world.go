@@ -165,13 +165,49 @@ func (w *world) startPod(rs *appsv1.ReplicaSet, now time.Duration) pod {
 // and all have the same delays, so due times never decrease and the slots
 // are a queue.
 func (w *world) slot(due time.Duration) time.Duration {
-	s := w.cfg.readyStagger
-	t := (due + s - 1) / s * s
+	t := w.gridAt(due)
 	if w.slotted && t <= w.lastSlot {
-		t = w.lastSlot + s
+		t = w.lastSlot + w.cfg.readyStagger
 	}
 	w.lastSlot, w.slotted = t, true
 	return t
+}
+
+// gridAt is the first multiple of the stagger at or after t.
+func (w *world) gridAt(t time.Duration) time.Duration {
+	s := w.cfg.readyStagger
+	return (t + s - 1) / s * s
+}
+
+// release gives back the slot of a pod deleted before it became ready (see
+// [WithReadyStagger]): the pods queued behind it move up, each to the
+// first slot at or after its due time that follows the one before it, as
+// if the deleted pod had never been queued. Which of a batch's pods a
+// scale-down deletes is then of no consequence to when the others become
+// ready (upstream breaks ties between such pods by UID, which is random on
+// a real cluster).
+func (w *world) release(freed time.Duration) {
+	var queued []*pod
+	for _, rp := range w.byUID {
+		for i := range rp.active {
+			if p := &rp.active[i]; p.ready != never && p.ready > freed {
+				queued = append(queued, p)
+			}
+		}
+	}
+	slices.SortFunc(queued, func(a, b *pod) int { return compareDur(a.ready, b.ready) })
+	next := freed
+	for _, p := range queued {
+		t := max(w.gridAt(p.started+w.cfg.readyDelay), next)
+		if t == p.ready {
+			// The queue behind is as it was.
+			return
+		}
+		p.ready, p.obj = t, nil
+		next = t + w.cfg.readyStagger
+	}
+	// The end of the queue moved up (or the freed slot was its end).
+	w.lastSlot = next - w.cfg.readyStagger
 }
 
 // step runs the ReplicaSet controller and the kubelets at now over the
@@ -211,6 +247,7 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 		out[i] = withStatus(rs, w.count(rs, rp, now))
 	}
 	if len(w.byUID) > len(rss) {
+		var freed []time.Duration
 		for uid, rp := range w.byUID {
 			if seen[uid] {
 				continue
@@ -219,10 +256,14 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 				w.leave(&p)
 				p.gone = now + w.cfg.terminateDelay
 				w.orphans = append(w.orphans, p)
+				if w.holdsSlot(&p, now) {
+					freed = append(freed, p.ready)
+				}
 			}
 			w.orphans = append(w.orphans, rp.terminating...)
 			delete(w.byUID, uid)
 		}
+		w.releaseAll(freed)
 		// Map order is random; orphans are kept by id so runs repeat.
 		slices.SortFunc(w.orphans, func(a, b pod) int { return compareUint(a.id, b.id) })
 	}
@@ -253,8 +294,13 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	for i := range rp.active {
 		objs[i] = w.object(rs, &rp.active[i], now, false)
 	}
-	order, ranks := replicaset.DeletionOrder(objs, w.relatedOnNode(rs, rss), w.start.Add(now))
+	onNode := w.relatedOnNode(rs, rss)
+	order, ranks := replicaset.DeletionOrder(objs, onNode, w.start.Add(now))
+	if w.cfg.scaleDownSeen != nil {
+		w.cfg.scaleDownSeen(objs, order[:n], onNode, w.start.Add(now))
+	}
 	gone := make([]bool, len(rp.active))
+	var freed []time.Duration
 	for i, o := range order[:n] {
 		// Active pods are kept in creation order, which is id order.
 		j, _ := slices.BinarySearchFunc(rp.active, o, func(p pod, o *corev1.Pod) int { return compareUint(p.id, podID(o)) })
@@ -263,6 +309,9 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 		w.leave(&p)
 		p.gone = now + w.cfg.terminateDelay
 		rp.terminating = append(rp.terminating, p)
+		if w.holdsSlot(&p, now) {
+			freed = append(freed, p.ready)
+		}
 		w.deleted = append(w.deleted, Deletion{ReplicaSet: rs.Name, Pod: o.Name, Node: o.Spec.NodeName, Position: i + 1,
 			Rank: ranks[i], Why: rankText(&ranks[i], w.start.Add(now))})
 	}
@@ -274,6 +323,23 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	}
 	clear(rp.active[len(kept):])
 	rp.active = kept
+	w.releaseAll(freed)
+}
+
+// holdsSlot reports whether p, not ready at now, waits for a slot of
+// [WithReadyStagger].
+func (w *world) holdsSlot(p *pod, now time.Duration) bool {
+	return w.cfg.readyStagger > 0 && p.ready != never && p.ready > now
+}
+
+// releaseAll releases the slots of deleted pods (see release), the latest
+// first: a release moves up only the pods behind its slot, so the earlier
+// freed slots are still free when their turn comes.
+func (w *world) releaseAll(freed []time.Duration) {
+	slices.Sort(freed)
+	for i := len(freed) - 1; i >= 0; i-- {
+		w.release(freed[i])
+	}
 }
 
 // podID reads back the id of a pod object made by object.

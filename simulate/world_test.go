@@ -376,3 +376,66 @@ func TestReadyStaggerSlots(t *testing.T) {
 		t.Errorf("ready times %v, want %v", ready, want)
 	}
 }
+
+// TestReadyStaggerRelease checks that a pod deleted before its ready slot
+// gives the slot back: the pods queued behind it move up, never before
+// their due time, and the end of the queue (where the next pod created
+// queues) moves up with them.
+func TestReadyStaggerRelease(t *testing.T) {
+	ms := time.Millisecond
+	for _, tt := range []struct {
+		name   string
+		sizes  []int32         // ReplicaSets created at 0, in order
+		late   int32           // pods of a last ReplicaSet created at 3s
+		down   map[int]int32   // at 4s: ReplicaSet index → new size
+		want   []time.Duration // ready times of the active pods after 4s, by ReplicaSet and creation
+		end    time.Duration   // the last slot given after 4s
+		reason string
+	}{
+		{"the first pods of a batch", []int32{4}, 0, map[int]int32{0: 2}, []time.Duration{5200 * ms, 5600 * ms}, 5600 * ms,
+			"slots 5.2 to 6.4s; the two deleted (lowest UIDs, a tie of not-ready pods) held 5.2 and 5.6s, the two left take them"},
+		{"a pod in the middle of the queue", []int32{2, 2}, 0, map[int]int32{0: 1}, []time.Duration{5200 * ms, 5600 * ms, 6000 * ms}, 6000 * ms,
+			"a's first pod held 5.2s: a's second and b's two move up one slot each"},
+		{"no slot before the due time", []int32{2}, 2, map[int]int32{0: 0}, []time.Duration{8000 * ms, 8400 * ms}, 8400 * ms,
+			"a's pods (5.2 and 5.6s) go; the late pods are due at 8s and keep 8s and 8.4s"},
+		{"the last slot released", []int32{2, 1}, 0, map[int]int32{1: 0}, []time.Duration{5200 * ms, 5600 * ms}, 5600 * ms,
+			"b's pod held the last slot, 6s: the queue ends at 5.6s again, so the next pod created can take 6s"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := defaults()
+			cfg.readyStagger = 400 * ms
+			w := newWorld(&cfg, time.Time{})
+			rs := func(name string, n int32) *appsv1.ReplicaSet {
+				r := testRS(name, n, 0)
+				r.Spec.Template.Spec.Containers[0].Image = "good"
+				return r
+			}
+			var rss []*appsv1.ReplicaSet
+			for i, n := range tt.sizes {
+				rss = append(rss, rs(string(rune('a'+i)), n))
+			}
+			rss = w.step(rss, 0)
+			if tt.late > 0 {
+				rss = w.step(append(rss, rs("late", tt.late)), 3*time.Second)
+			}
+			for i, n := range tt.down {
+				r := rss[i].DeepCopy()
+				r.Spec.Replicas = ptr.To(n)
+				rss[i] = r
+			}
+			rss = w.step(rss, 4*time.Second)
+			var got []time.Duration
+			for _, r := range rss {
+				for _, p := range w.byUID[r.UID].active {
+					got = append(got, p.ready)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("ready times %v, want %v (%s)", got, tt.want, tt.reason)
+			}
+			if w.lastSlot != tt.end {
+				t.Errorf("last slot %v, want %v (%s)", w.lastSlot, tt.end, tt.reason)
+			}
+		})
+	}
+}
