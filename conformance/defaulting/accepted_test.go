@@ -1,15 +1,12 @@
 package defaulting
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"reflect"
-	"strconv"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/kubernetes/pkg/controller"
 
 	"github.com/deploysync/deploysync/defaults"
 	"github.com/deploysync/deploysync/deployutil"
@@ -17,16 +14,7 @@ import (
 
 // acceptedCount is the number of accepted Deployments compared in
 // process: 2,000 by default, DEPLOYSYNC_DEFAULTS_ACCEPTED=n.
-func acceptedCount(t *testing.T) int {
-	if s := os.Getenv("DEPLOYSYNC_DEFAULTS_ACCEPTED"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("DEPLOYSYNC_DEFAULTS_ACCEPTED=%q: %v", s, err)
-		}
-		return n
-	}
-	return 2000
-}
+func acceptedCount(t *testing.T) int { return envCount(t, "DEPLOYSYNC_DEFAULTS_ACCEPTED", 2000, 0) }
 
 // TestAcceptedDeployments compares defaults.Deployment with upstream's
 // create path on Deployments that v1.37.2's full validation accepts (the
@@ -54,24 +42,8 @@ func TestAcceptedDeployments(t *testing.T) {
 			t.Errorf("#%d: we refuse (%v) what upstream accepts:\n%s", i, err, mustJSON(t, in))
 			continue
 		}
-		a, b := mustJSON(t, up), mustJSON(t, ours)
-		if !bytes.Equal(a, b) {
-			diffs++
-			if diffs <= 5 {
-				t.Errorf("#%d: JSON differs\ninput:    %s\nupstream: %s\nours:     %s", i, mustJSON(t, in), a, b)
-			}
-			continue
-		}
-		var back appsv1.Deployment
-		if err := json.Unmarshal(a, &back); err != nil {
-			t.Fatal(err)
-		}
-		if h, o := controller.ComputeHash(&back.Spec.Template, nil), deployutil.ComputeHash(&ours.Spec.Template, nil); h != o {
-			diffs++
-			t.Errorf("#%d: pod-template-hash %s upstream (read back), %s ours", i, h, o)
-		}
-		diffs += compareReplicaSet(t, i, in)
-		diffs += compareTemplate(t, i, in)
+		d, _ := compareDeployment(t, i, in, up, ours, diffs < 5)
+		diffs += d
 	}
 	t.Logf("%d accepted Deployments (v1.37.2's validation accepts each) of %d drawn (%d given up; %d repair rounds, %d edits): %d differences",
 		len(ds), st.drawn, st.givenUp, st.rounds, st.edits, diffs)

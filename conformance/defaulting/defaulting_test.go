@@ -18,18 +18,23 @@ import (
 
 // count is the number of random Deployments: 2,000 by default, 20,000
 // with DEPLOYSYNC_LONG=1, or DEPLOYSYNC_DEFAULTS=n.
-func count(t *testing.T) int {
-	if s := os.Getenv("DEPLOYSYNC_DEFAULTS"); s != "" {
+func count(t *testing.T) int { return envCount(t, "DEPLOYSYNC_DEFAULTS", 2000, 20000) }
+
+// envCount is the number the environment variable name gives, or def
+// (long with DEPLOYSYNC_LONG set; 0 for no long form).
+func envCount(t *testing.T, name string, def, long int) int {
+	t.Helper()
+	if s := os.Getenv(name); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			t.Fatalf("DEPLOYSYNC_DEFAULTS=%q: %v", s, err)
+			t.Fatalf("%s=%q: %v", name, s, err)
 		}
 		return n
 	}
-	if os.Getenv("DEPLOYSYNC_LONG") != "" {
-		return 20000
+	if long > 0 && os.Getenv("DEPLOYSYNC_LONG") != "" {
+		return long
 	}
-	return 2000
+	return def
 }
 
 func mustJSON(t *testing.T, v any) []byte {
@@ -80,28 +85,42 @@ func TestRandomDeployments(t *testing.T) {
 		if !valid {
 			upstreamOnlyInvalid++
 		}
-		a, b := mustJSON(t, up), mustJSON(t, ours)
-		if !bytes.Equal(a, b) {
-			diffs++
-			if diffs <= 5 {
-				t.Errorf("#%d: JSON differs\ninput:    %s\nupstream: %s\nours:     %s", i, mustJSON(t, in), a, b)
-			}
+		d, same := compareDeployment(t, i, in, up, ours, diffs < 5)
+		diffs += d
+		if !same {
 			continue
 		}
-		var back appsv1.Deployment
-		if err := json.Unmarshal(a, &back); err != nil {
-			t.Fatal(err)
-		}
-		if h, o := controller.ComputeHash(&back.Spec.Template, nil), deployutil.ComputeHash(&ours.Spec.Template, nil); h != o {
-			diffs++
-			t.Errorf("#%d: pod-template-hash %s upstream (read back), %s ours", i, h, o)
-		}
 		hashes++
-		diffs += compareReplicaSet(t, i, in)
-		diffs += compareTemplate(t, i, in)
 	}
 	t.Logf("%d random Deployments: %d differences; %d refused by both; %d compared (hash too), of which %d upstream's full validation refuses (pod template rules the library does not check)",
 		n, diffs, refused, hashes, upstreamOnlyInvalid)
+}
+
+// compareDeployment compares ours with upstream's up for input #i: the
+// JSON byte for byte (shown when show), then the pod-template-hash of
+// upstream's read back against ours, and the ReplicaSet and PodTemplate
+// made from in. It returns the differences and whether the JSON was the
+// same (only then is the rest compared).
+func compareDeployment(t *testing.T, i int, in, up, ours *appsv1.Deployment, show bool) (diffs int, same bool) {
+	t.Helper()
+	a, b := mustJSON(t, up), mustJSON(t, ours)
+	if !bytes.Equal(a, b) {
+		if show {
+			t.Errorf("#%d: JSON differs\ninput:    %s\nupstream: %s\nours:     %s", i, mustJSON(t, in), a, b)
+		}
+		return 1, false
+	}
+	var back appsv1.Deployment
+	if err := json.Unmarshal(a, &back); err != nil {
+		t.Fatal(err)
+	}
+	if h, o := controller.ComputeHash(&back.Spec.Template, nil), deployutil.ComputeHash(&ours.Spec.Template, nil); h != o {
+		diffs++
+		t.Errorf("#%d: pod-template-hash %s upstream (read back), %s ours", i, h, o)
+	}
+	diffs += compareReplicaSet(t, i, in)
+	diffs += compareTemplate(t, i, in)
+	return diffs, true
 }
 
 func compareReplicaSet(t *testing.T, i int, d *appsv1.Deployment) int {
