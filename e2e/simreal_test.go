@@ -817,8 +817,9 @@ func (r *simRecorder) pod(p *corev1.Pod, gone bool) {
 }
 
 // counts are the pods not terminating and those available at now, as the
-// controllers count them: ready for more than minReadySeconds by the Ready
-// condition's lastTransitionTime (whole seconds, as the API keeps it).
+// v1.37.2 controllers count them: ready for at least minReadySeconds by
+// the Ready condition's lastTransitionTime (whole seconds, as the API keeps
+// it).
 func (r *simRecorder) counts(now time.Time) (pods, available int32) {
 	minReady := time.Duration(r.minReady) * time.Second
 	for _, p := range r.pods {
@@ -828,7 +829,7 @@ func (r *simRecorder) counts(now time.Time) (pods, available int32) {
 		pods++
 		for _, c := range p.Status.Conditions {
 			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue &&
-				(minReady == 0 || c.LastTransitionTime.Add(minReady).Before(now)) {
+				(minReady == 0 || !c.LastTransitionTime.Add(minReady).After(now)) {
 				available++
 			}
 		}

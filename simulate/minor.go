@@ -34,9 +34,7 @@ func SteadyFor(version string, d *appsv1.Deployment, now time.Time) (deploysync.
 func WithKubernetesVersion(version string) Option {
 	return func(c *config) {
 		c.syncOpts = append(c.syncOpts, deploysync.WithKubernetesVersion(version))
-		c.versionErr = nil
-		if _, err := kversion.Parse(version); err != nil {
-			c.versionErr = err
-		}
+		m, err := kversion.Parse(version)
+		c.versionErr, c.minor = err, m
 	}
 }

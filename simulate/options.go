@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/internal/kversion"
 )
 
 // Option changes a knob of the simulated world or of the run.
@@ -32,7 +33,8 @@ type config struct {
 	changes        []Change
 	syncOpts       []deploysync.Option
 	syncFunc       func(deploysync.State) (deploysync.Plan, error)
-	versionErr     error // from WithKubernetesVersion
+	versionErr     error          // from WithKubernetesVersion
+	minor          kversion.Minor // from WithKubernetesVersion
 
 	// scaleDownSeen, for tests (export_test.go), sees every scale-down:
 	// the pods ranked, those deleted, the related pods per node and the
@@ -50,6 +52,7 @@ func defaults() config {
 		nodes:          1,
 		maxSteps:       5000,
 		maxPods:        1_000_000,
+		minor:          kversion.Default,
 	}
 }
 

@@ -151,7 +151,7 @@ type ReplicaSetState struct {
 
 // Counts are pods by state. Pods are those not terminating (what a
 // ReplicaSet's status.replicas counts); Ready and Available are among them
-// (available: ready for more than minReadySeconds); Terminating are deleted
+// (available: ready for at least minReadySeconds; on 1.33 for more); Terminating are deleted
 // pods not yet gone.
 type Counts struct {
 	// Pods are the pods not terminating; Ready and Available are among them.

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/deploysync/deploysync/internal/kversion"
 	"github.com/deploysync/deploysync/replicaset"
 )
 
@@ -225,8 +226,9 @@ func (w *world) release(freed time.Duration) {
 //     deletion is recorded (see [Step.Deleted]).
 //  3. Terminating pods whose delay has passed are gone.
 //  4. The status counts the pods: replicas (not terminating), readyReplicas,
-//     availableReplicas (ready for more than the ReplicaSet's
-//     minReadySeconds, as upstream's strict comparison), terminatingReplicas;
+//     availableReplicas (ready for at least the ReplicaSet's
+//     minReadySeconds; on 1.33 for more, as that minor's strict
+//     comparison), terminatingReplicas;
 //     observedGeneration is the generation.
 //
 // Pods of ReplicaSets no longer in the state are deleted by the garbage
@@ -408,6 +410,24 @@ func dropGone(ps []pod, now time.Duration) []pod {
 	return slices.DeleteFunc(ps, func(p pod) bool { return p.gone <= now })
 }
 
+// availableBy reports whether a ready pod that reaches minReadySeconds at
+// at counts as available at now: at or after it, or on 1.33 only after it
+// (replicaset.WithKubernetesVersion).
+func (w *world) availableBy(at, now time.Duration) bool {
+	if !w.cfg.minor.AtLeast(kversion.V1_34) {
+		return at < now
+	}
+	return at <= now
+}
+
+// firstAvailable is the first time availableBy(at, ·) holds.
+func (w *world) firstAvailable(at time.Duration) time.Duration {
+	if !w.cfg.minor.AtLeast(kversion.V1_34) {
+		return at + 1
+	}
+	return at
+}
+
 func (w *world) count(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) counts {
 	minReady := time.Duration(rs.Spec.MinReadySeconds) * time.Second
 	c := counts{pods: int32(len(rp.active)), terminating: int32(len(rp.terminating))}
@@ -418,10 +438,10 @@ func (w *world) count(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) coun
 		}
 		c.ready++
 		// Upstream: available when minReadySeconds is 0 or the ready
-		// transition plus minReadySeconds is strictly before now. The
-		// transition is the Ready condition's lastTransitionTime, which an
-		// apiserver stores in whole seconds.
-		if minReady == 0 || w.storedReady(p)+minReady < now {
+		// transition plus minReadySeconds is at or before now (1.33:
+		// strictly before). The transition is the Ready condition's
+		// lastTransitionTime, which an apiserver stores in whole seconds.
+		if minReady == 0 || w.availableBy(w.storedReady(p)+minReady, now) {
 			c.available++
 		}
 	}
@@ -488,8 +508,8 @@ func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration 
 			case p.ready == never:
 			case p.ready > now:
 				t = min(t, p.ready)
-			case minReady > 0 && w.storedReady(p)+minReady >= now:
-				t = min(t, w.storedReady(p)+minReady+1)
+			case minReady > 0 && !w.availableBy(w.storedReady(p)+minReady, now):
+				t = min(t, w.firstAvailable(w.storedReady(p)+minReady))
 			}
 		}
 		for i := range rp.terminating {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/internal/kversion"
 	"github.com/deploysync/deploysync/replicaset"
 )
 
@@ -149,8 +150,10 @@ func TestWorldStep(t *testing.T) {
 			"2s start + 3s readiness: ready and, with minReadySeconds 0, available at 5s"},
 		{"not ready just before", 3, 0, nil, []time.Duration{0, 4 * time.Second}, counts{pods: 3},
 			"at 4s the readiness probe has not passed"},
-		{"minReadySeconds is strict", 2, 5, nil, []time.Duration{0, 10 * time.Second}, counts{pods: 2, ready: 2},
-			"ready at 5s, minReadySeconds 5: available only strictly after 10s, as upstream"},
+		{"minReadySeconds reached", 2, 5, nil, []time.Duration{0, 10 * time.Second}, counts{pods: 2, ready: 2, available: 2},
+			"ready at 5s, minReadySeconds 5: available at 10s, as v1.37.2's ReplicaSet controller (conformance/testdata/replicaset, 1.34+: at or before now)"},
+		{"minReadySeconds is strict on 1.33", 2, 5, func(c *config) { c.minor = kversion.V1_33 }, []time.Duration{0, 10 * time.Second}, counts{pods: 2, ready: 2},
+			"on 1.33 available only strictly after 10s, as v1.33.5's recorded ReplicaSet controller (replicaset.TestMinorAvailableBoundary)"},
 		{"available after minReadySeconds", 2, 5, nil, []time.Duration{0, 11 * time.Second}, counts{pods: 2, ready: 2, available: 2},
 			"at 11s the pods have been ready for more than 5s"},
 		{"burst limits creation", 7, 0, func(c *config) { c.burst = 3 }, []time.Duration{0}, counts{pods: 3},
