@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -62,4 +63,78 @@ func TestSimRecorderDeletions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSimRecorderOvertaken feeds the recorder a scale-down of the old
+// ReplicaSet and creates of the new one's pods in the orders the
+// ReplicaSet controller can commit them: only a create for a scale-up
+// written after the scale-down, committed before the scale-down's delete,
+// is recorded as overtaking (it is what lets the real peak exceed the
+// simulator's, and then the peak is only reported). The resourceVersions
+// are the commit order, as one etcd gives them.
+func TestSimRecorderOvertaken(t *testing.T) {
+	var rv uint64
+	next := func() string { rv++; return strconv.FormatUint(rv, 10) }
+	rs := func(name string, n int32) *appsv1.ReplicaSet {
+		return &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name + "-uid"), ResourceVersion: next()},
+			Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To(n)}}
+	}
+	pod := func(name, owner string, deleting bool) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name), ResourceVersion: next(),
+			OwnerReferences: []metav1.OwnerReference{{Kind: "ReplicaSet", Name: owner, UID: types.UID(owner + "-uid"), Controller: ptr.To(true)}}}}
+		if deleting {
+			p.DeletionTimestamp = ptr.To(metav1.Now())
+		}
+		return p
+	}
+	for _, tt := range []struct {
+		name string
+		// upFirst: the new ReplicaSet's scale-up is written before the
+		// old one's scale-down (its creates then answer an earlier write).
+		upFirst, createFirst bool
+		want                 int
+		reason               string
+	}{
+		{"delete first", false, false, 0, "one ReplicaSet worker's usual order: the old ReplicaSet's delete, then the new one's create, as the simulator's world does"},
+		{"create first", false, true, 1, "the new ReplicaSet's create, for a write after the scale-down, reached the apiserver before the old one's delete: one pod more than the simulator's world has"},
+		{"earlier write's create", true, true, 0, "the create answers the scale-up written before the scale-down (a slow-start batch still going): the writes are done in their order"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &simRecorder{sizes: map[string]int32{}, pods: map[types.UID]*corev1.Pod{}, order: map[string]int{}}
+			r.rs(rs("web-1", 2))
+			r.pod(pod("a", "web-1", false), false)
+			r.pod(pod("b", "web-1", false), false)
+			r.rs(rs("web-2", 0))
+			r.reset()
+			time.Sleep(time.Millisecond)
+			if tt.upFirst {
+				r.rs(rs("web-2", 1))
+				r.rs(rs("web-1", 1))
+			} else {
+				r.rs(rs("web-1", 1))
+				r.rs(rs("web-2", 1))
+			}
+			if tt.createFirst {
+				r.pod(pod("c", "web-2", false), false)
+				r.pod(pod("b", "web-1", true), false)
+			} else {
+				r.pod(pod("b", "web-1", true), false)
+				r.pod(pod("c", "web-2", false), false)
+			}
+			res, _, _ := r.result(r.origin)
+			if len(res.Overtaken) != tt.want {
+				t.Errorf("overtaken scale-downs %q, want %d (%s)", res.Overtaken, tt.want, tt.reason)
+			}
+			if wantPeak := int32(2 + btoi(tt.createFirst)); res.PeakPods != wantPeak {
+				t.Errorf("peak %d, want %d (%s)", res.PeakPods, wantPeak, tt.reason)
+			}
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
