@@ -3,12 +3,8 @@ package deploysync_test
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +22,7 @@ import (
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testing/randstate"
 	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/recreate"
 	"github.com/deploysync/deploysync/replicaset"
 	"github.com/deploysync/deploysync/revision"
@@ -105,8 +102,9 @@ func TestEmittedReasonsFitTheirRules(t *testing.T) {
 	// ReplicaSets reach them; replicaset's TestReasonsCheck syncs the range
 	// of states that reaches every one of them.
 	notEmitted := []action.Rule{action.RuleNote}
-	for _, r := range allRules(t) {
-		if c.seen[r] == 0 && !slices.Contains(notEmitted, r) && !replicaSetRule(r) {
+	deploymentRules, _ := ruleBlocks(t)
+	for _, r := range deploymentRules {
+		if c.seen[r] == 0 && !slices.Contains(notEmitted, r) {
 			t.Errorf("no reason of rule %s was emitted: the check did not cover it", r)
 		}
 	}
@@ -313,44 +311,24 @@ func (c *reasonCensus) simulate(where string, s deploysync.State, opts []deploys
 	c.syncs += step
 }
 
-// allRules reads the Rule constants of action/rules.go.
-func allRules(t *testing.T) []action.Rule {
+// ruleBlocks reads the Rule constants of action/rules.go: the Deployment
+// controller's rules and the ReplicaSet controller's.
+func ruleBlocks(t *testing.T) (deployment, replicaSet []action.Rule) {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("action", "rules.go"), nil, 0)
+	blocks, err := testutil.RuleBlocks(filepath.Join("action", "rules.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []action.Rule
-	for _, decl := range f.Decls {
-		g, ok := decl.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, spec := range g.Specs {
-			v := spec.(*ast.ValueSpec)
-			if id, ok := v.Type.(*ast.Ident); ok && id.Name == "Rule" {
-				name, _ := strconv.Unquote(v.Values[0].(*ast.BasicLit).Value)
-				out = append(out, action.Rule(name))
-			}
-		}
+	if len(blocks) != 2 || len(blocks[0]) < 50 || !slices.Contains(blocks[1], string(action.RuleCreatePods)) {
+		t.Fatalf("action/rules.go: want two const blocks of rules, the Deployment's (50 or more) and the ReplicaSet's; found %d", len(blocks))
 	}
-	if len(out) < 50 {
-		t.Fatalf("found %d rules in action/rules.go; the parse missed them", len(out))
+	for _, r := range blocks[0] {
+		deployment = append(deployment, action.Rule(r))
 	}
-	return out
-}
-
-// replicaSetRule reports whether r is one of the ReplicaSet controller's
-// rules: those of action/rules.go's const block that declares
-// action.RuleCreatePods.
-func replicaSetRule(r action.Rule) bool {
-	return slices.Contains([]action.Rule{
-		action.RuleCreatePods, action.RuleDeletePods, action.RuleDeleteRanked, action.RuleDeleteAll,
-		action.RuleAdoptPod, action.RuleReleasePod, action.RuleReplicaSetStatus,
-		action.RuleFailureSet, action.RuleFailureKept, action.RuleFailureCleared,
-		action.RuleRequeueAvailable, action.RuleRequeueMinReady, action.RuleRequeueAllReady,
-		action.RuleInSync, action.RuleBeingDeleted, action.RuleExpectationsPending, action.RuleWritesFail,
-	}, r)
+	for _, r := range blocks[1] {
+		replicaSet = append(replicaSet, action.Rule(r))
+	}
+	return deployment, replicaSet
 }
 
 // worldSize is how many pods a world started from s may hold at once.

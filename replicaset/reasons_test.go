@@ -2,6 +2,8 @@ package replicaset_test
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,17 +14,27 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/replicaset"
 )
 
-// replicaSetRules are package action's rules of the ReplicaSet controller:
-// every one of them is a decision Sync makes.
-var replicaSetRules = []action.Rule{
-	action.RuleCreatePods, action.RuleDeletePods, action.RuleDeleteRanked, action.RuleDeleteAll,
-	action.RuleAdoptPod, action.RuleReleasePod, action.RuleReplicaSetStatus,
-	action.RuleFailureSet, action.RuleFailureKept, action.RuleFailureCleared,
-	action.RuleRequeueAvailable, action.RuleRequeueMinReady, action.RuleRequeueAllReady,
-	action.RuleInSync, action.RuleBeingDeleted, action.RuleExpectationsPending, action.RuleWritesFail,
+// replicaSetRules reads package action's rules of the ReplicaSet
+// controller (the second const block of action/rules.go): every one of
+// them is a decision Sync makes.
+func replicaSetRules(t *testing.T) []action.Rule {
+	t.Helper()
+	blocks, err := testutil.RuleBlocks(filepath.Join("..", "action", "rules.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 2 || !slices.Contains(blocks[1], string(action.RuleCreatePods)) {
+		t.Fatalf("action/rules.go: want the ReplicaSet controller's rules as its second const block; found %d blocks", len(blocks))
+	}
+	var out []action.Rule
+	for _, r := range blocks[1] {
+		out = append(out, action.Rule(r))
+	}
+	return out
 }
 
 // readyNoTime makes a pod ready without a ready time: never available
@@ -93,7 +105,7 @@ func TestReasonsCheck(t *testing.T) {
 			}
 		}
 	}
-	for _, rule := range replicaSetRules {
+	for _, rule := range replicaSetRules(t) {
 		if seen[rule] == 0 {
 			t.Errorf("no plan of the range has a %s reason", rule)
 		}
@@ -109,7 +121,7 @@ func TestReasonsCheck(t *testing.T) {
 // a known rule with the wrong values (or passes, for a rule without
 // values), never as an unknown rule, which would render as its bare name.
 func TestReplicaSetRuleSentences(t *testing.T) {
-	for _, rule := range replicaSetRules {
+	for _, rule := range replicaSetRules(t) {
 		err := action.Because(rule).Check()
 		if err != nil && strings.Contains(err.Error(), "unknown rule") {
 			t.Errorf("%s has no sentence in package action: %v", rule, err)
