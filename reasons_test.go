@@ -3,12 +3,8 @@ package deploysync_test
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +22,9 @@ import (
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/testing/randstate"
 	"github.com/deploysync/deploysync/internal/testing/scenarios"
+	"github.com/deploysync/deploysync/internal/testing/testutil"
 	"github.com/deploysync/deploysync/recreate"
+	"github.com/deploysync/deploysync/replicaset"
 	"github.com/deploysync/deploysync/revision"
 	"github.com/deploysync/deploysync/rolling"
 	"github.com/deploysync/deploysync/scaling"
@@ -42,9 +40,12 @@ import (
 // use on their own (the Resizes of rolling, recreate and scaling, the
 // Shares of scaling.Proportions, the Deletions of revision.Cleanup,
 // recreate.OldPodsRunning) and of the ReplicaSet write they share
-// (facts.ScaleReplicaSet, whose own reason no caller reaches). A reason that failed would render as its
-// rule's name and values instead of its sentence. Every rule must be seen
-// at least once, so that the check covers the whole table.
+// (facts.ScaleReplicaSet, whose own reason no caller reaches); and those
+// of the ReplicaSet controller's sync (replicaset.Sync) of each state's
+// ReplicaSets. A reason that failed would render as its rule's name and
+// values instead of its sentence. Every Deployment rule must be seen at
+// least once, so that the check covers the whole table (the ReplicaSet
+// rules are covered by replicaset's TestReasonsCheck).
 func TestEmittedReasonsFitTheirRules(t *testing.T) {
 	seeds, trajectories := uint64(3000), uint64(300)
 	if testing.Short() {
@@ -96,9 +97,13 @@ func TestEmittedReasonsFitTheirRules(t *testing.T) {
 	t.Logf("reasons checked: %d (%d simulated syncs among their plans), of %d rules", c.reasons, c.syncs, len(c.seen))
 
 	// RuleNote is for tools: a sentence a tool supplies for an action it
-	// recorded. Nothing in this module builds one outside tests.
+	// recorded. Nothing in this module builds one outside tests. The
+	// ReplicaSet controller's rules are checked above where the states'
+	// ReplicaSets reach them; replicaset's TestReasonsCheck syncs the range
+	// of states that reaches every one of them.
 	notEmitted := []action.Rule{action.RuleNote}
-	for _, r := range allRules(t) {
+	deploymentRules, _ := ruleBlocks(t)
+	for _, r := range deploymentRules {
 		if c.seen[r] == 0 && !slices.Contains(notEmitted, r) {
 			t.Errorf("no reason of rule %s was emitted: the check did not cover it", r)
 		}
@@ -170,6 +175,43 @@ func (c *reasonCensus) state(where string, s deploysync.State, own []deploysync.
 	}
 	if _, err := deploysync.Sync(s, own...); err == nil {
 		c.steps(where, s)
+	}
+	c.replicaSets(where, s)
+}
+
+// replicaSets checks the reasons of the ReplicaSet controller's sync
+// (replicaset.Sync) of each ReplicaSet of s, with the pods s holds for it.
+func (c *reasonCensus) replicaSets(where string, s deploysync.State) {
+	c.t.Helper()
+	for _, rs := range s.ReplicaSets {
+		if rs == nil {
+			continue
+		}
+		p, err := replicaset.Sync(replicaset.State{ReplicaSet: rs, Pods: s.Pods[rs.UID], ReplicaSets: s.ReplicaSets, Now: s.Now})
+		if err != nil {
+			continue // refused input: no reasons
+		}
+		w := where + ", ReplicaSet " + rs.Name + " synced by replicaset.Sync"
+		var rsReasons action.Reasons
+		for _, a := range append(slices.Clone(p.Adopt), p.Release...) {
+			rsReasons = append(rsReasons, a.Why)
+		}
+		if p.Create != nil {
+			rsReasons = append(rsReasons, p.Create.Why)
+		}
+		if len(p.Delete) > 0 {
+			rsReasons = append(rsReasons, p.DeleteWhy)
+		}
+		for _, d := range p.Delete {
+			rsReasons = append(rsReasons, d.Why)
+		}
+		if p.Status != nil {
+			rsReasons = append(rsReasons, p.Status.Why...)
+		}
+		if p.RequeueWhy != nil {
+			rsReasons = append(rsReasons, *p.RequeueWhy)
+		}
+		c.check(w, append(rsReasons, p.Why...))
 	}
 }
 
@@ -269,31 +311,24 @@ func (c *reasonCensus) simulate(where string, s deploysync.State, opts []deploys
 	c.syncs += step
 }
 
-// allRules reads the Rule constants of action/rules.go.
-func allRules(t *testing.T) []action.Rule {
+// ruleBlocks reads the Rule constants of action/rules.go: the Deployment
+// controller's rules and the ReplicaSet controller's.
+func ruleBlocks(t *testing.T) (deployment, replicaSet []action.Rule) {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("action", "rules.go"), nil, 0)
+	blocks, err := testutil.RuleBlocks(filepath.Join("action", "rules.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []action.Rule
-	for _, decl := range f.Decls {
-		g, ok := decl.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, spec := range g.Specs {
-			v := spec.(*ast.ValueSpec)
-			if id, ok := v.Type.(*ast.Ident); ok && id.Name == "Rule" {
-				name, _ := strconv.Unquote(v.Values[0].(*ast.BasicLit).Value)
-				out = append(out, action.Rule(name))
-			}
-		}
+	if len(blocks) != 2 || len(blocks[0]) < 50 || !slices.Contains(blocks[1], string(action.RuleCreatePods)) {
+		t.Fatalf("action/rules.go: want two const blocks of rules, the Deployment's (50 or more) and the ReplicaSet's; found %d", len(blocks))
 	}
-	if len(out) < 50 {
-		t.Fatalf("found %d rules in action/rules.go; the parse missed them", len(out))
+	for _, r := range blocks[0] {
+		deployment = append(deployment, action.Rule(r))
 	}
-	return out
+	for _, r := range blocks[1] {
+		replicaSet = append(replicaSet, action.Rule(r))
+	}
+	return deployment, replicaSet
 }
 
 // worldSize is how many pods a world started from s may hold at once.

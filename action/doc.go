@@ -21,7 +21,10 @@
 // as a sentence only when read (String). An action's Why holds its
 // [Reasons]; Explain is their sentence. [Reason.Check] says whether a
 // reason's values are those its rule takes; one whose values are not is
-// never rendered as the rule's sentence.
+// never rendered as the rule's sentence. The rules are both controllers':
+// the Deployment controller's, and the ReplicaSet controller's
+// (RuleCreatePods, RuleDeleteRanked, RuleReplicaSetStatus, …), whose
+// decisions package replicaset plans with these same reasons.
 //
 // Every action marshals to JSON as one object: "kind" (the action's type
 // name, "CreateReplicaSet"), the action's fields in lower camel case (its

@@ -5,9 +5,13 @@ package action
 // stable, so tools may switch on them. Each constant's documentation says
 // what the rule decides, then the names of its values in order; the table
 // of sentences below gives each rule's sentence beside the same names.
+// There are two groups: the Deployment controller's rules (the root
+// package's Sync and the step packages) and the ReplicaSet controller's
+// (package replicaset); every reason of the module is of one of them.
 type Rule string
 
-// The rules of a sync's decisions.
+// The rules of the Deployment controller's decisions (Sync and the step
+// packages).
 const (
 	// RuleRollingScaleUpNew: the rolling update grows the new ReplicaSet
 	// within maxSurge. Values: replicaSet, from, to, maxSurge, maxPods, pods.
@@ -199,12 +203,81 @@ const (
 	RuleSyncNewReplicaSet Rule = "SyncNewReplicaSet"
 )
 
+// The rules of the ReplicaSet controller's decisions (package replicaset:
+// one syncReplicaSet). Their values are the ReplicaSet rules' names
+// without "Rule" too; the status rule is RuleReplicaSetStatus, since
+// RuleStatus is the Deployment's.
+const (
+	// RuleCreatePods: fewer active pods than spec.replicas; create the
+	// difference, at most burst. Values: replicaSet, active, replicas,
+	// create, burst, batches.
+	RuleCreatePods Rule = "CreatePods"
+	// RuleDeletePods: more active pods than spec.replicas; delete the
+	// difference, at most burst. Values: replicaSet, active, replicas,
+	// delete, burst.
+	RuleDeletePods Rule = "DeletePods"
+	// RuleDeleteRanked: a pod is among the first of upstream's deletion
+	// order. Values: pod, position, of, node, onNode, phase, ready, cost,
+	// restarts.
+	RuleDeleteRanked Rule = "DeleteRanked"
+	// RuleDeleteAll: every active pod goes, so upstream does not sort.
+	// Values: pod, position, of.
+	RuleDeleteAll Rule = "DeleteAll"
+	// RuleAdoptPod: an orphan active pod whose labels match the selector is
+	// adopted. Values: pod, replicaSet.
+	RuleAdoptPod Rule = "AdoptPod"
+	// RuleReleasePod: an owned active pod whose labels no longer match the
+	// selector is released. Values: pod, replicaSet.
+	RuleReleasePod Rule = "ReleasePod"
+	// RuleReplicaSetStatus: the ReplicaSet's status changes; the reason
+	// gives the whole new status, terminating as a text (the count, or
+	// "unset" with the gate off). Values: replicas, fullyLabeled, ready,
+	// available, minReadySeconds, terminating, observedGeneration.
+	RuleReplicaSetStatus Rule = "ReplicaSetStatus"
+	// RuleFailureSet: a pod write failed and no ReplicaFailure condition is
+	// there yet. Values: reason, message.
+	RuleFailureSet Rule = "FailureSet"
+	// RuleFailureKept: a pod write failed and a ReplicaFailure condition is
+	// already there; upstream keeps it as it is. Values: reason.
+	RuleFailureKept Rule = "FailureKept"
+	// RuleFailureCleared: the pod writes succeed; the ReplicaFailure
+	// condition goes. Values: reason.
+	RuleFailureCleared Rule = "FailureCleared"
+	// RuleRequeueAvailable: some ready pods are not yet available; look
+	// again when the first becomes available. Values: after, pod,
+	// minReadySeconds, ready, available.
+	RuleRequeueAvailable Rule = "RequeueAvailable"
+	// RuleRequeueMinReady: some ready pods are not available and none
+	// becomes so later (no ready time); look again after minReadySeconds.
+	// Values: minReadySeconds, ready, available.
+	RuleRequeueMinReady Rule = "RequeueMinReady"
+	// RuleRequeueAllReady: (1.33) every wanted pod is ready and not every
+	// one available; look again after minReadySeconds. Values:
+	// minReadySeconds, ready, available.
+	RuleRequeueAllReady Rule = "RequeueAllReady"
+	// RuleInSync: (a plan's Why) as many active pods as spec.replicas.
+	// Values: active, replicas.
+	RuleInSync Rule = "InSync"
+	// RuleBeingDeleted: (a plan's Why) the ReplicaSet is being deleted: no
+	// pod is created, deleted, adopted or released.
+	RuleBeingDeleted Rule = "BeingDeleted"
+	// RuleExpectationsPending: (a plan's Why) earlier creates or deletes are
+	// not yet observed; the sync only writes the status. Values: active,
+	// replicas.
+	RuleExpectationsPending Rule = "ExpectationsPending"
+	// RuleWritesFail: (a plan's Why) the pod writes of this sync fail
+	// (replicaset.State's PodWriteError); the sync returns the error and is
+	// retried with backoff instead of requeued. Values: message.
+	RuleWritesFail Rule = "WritesFail"
+)
+
 // sentences is the table of the rules that render by a sentence: for each,
 // the names of its values in the order the sentence takes them, and the
 // sentence, a fmt format (%s and %q take a text value, %d a number; %[n]d
 // takes the n-th value again). It is read only. RuleStatus and
 // RuleSyncNewReplicaSet are not in it: their values say what changes, and
-// they render field by field (statusText, syncNewText).
+// they render field by field (statusText, syncNewText). The ReplicaSet
+// controller's rules follow the Deployment controller's.
 var sentences = map[Rule]sentence{
 	RuleRollingScaleUpNew: {"replicaSet from to maxSurge maxPods pods",
 		"scale up new ReplicaSet %s %d→%d: maxSurge %d allows %d pods, %d exist"},
@@ -318,6 +391,42 @@ var sentences = map[Rule]sentence{
 		"clear the rollback annotation"},
 	RuleNote: {"text",
 		"%s"},
+
+	// The ReplicaSet controller's rules.
+	RuleCreatePods: {"replicaSet active replicas create burst batches",
+		"%s has %d active pods and wants %d: create %d (at most %d a sync), in slow-start batches %s"},
+	RuleDeletePods: {"replicaSet active replicas delete burst",
+		"%s has %d active pods and wants %d: delete %d (at most %d a sync)"},
+	RuleDeleteRanked: {"pod position of node onNode phase ready cost restarts",
+		"delete pod %s, %d of %d in the deletion order: node %q with %d related active pods, phase %s, %s, deletion cost %d, most restarts %d"},
+	RuleDeleteAll: {"pod position of",
+		"delete pod %s (%d of %d): every active pod goes, unsorted"},
+	RuleAdoptPod: {"pod replicaSet",
+		"adopt orphan pod %s: its labels match the selector of %s"},
+	RuleReleasePod: {"pod replicaSet",
+		"release pod %s: its labels no longer match the selector of %s"},
+	RuleReplicaSetStatus: {"replicas fullyLabeled ready available minReadySeconds terminating observedGeneration",
+		"status: replicas %d, fully labeled %d, ready %d, available %d (minReadySeconds %d), terminating %s, observed generation %d"},
+	RuleFailureSet: {"reason message",
+		"set condition ReplicaFailure (%s): %s"},
+	RuleFailureKept: {"reason",
+		"keep the ReplicaFailure condition (%s) as it is"},
+	RuleFailureCleared: {"reason",
+		"remove the ReplicaFailure condition (%s): the pod writes succeed"},
+	RuleRequeueAvailable: {"after pod minReadySeconds ready available",
+		"look again in %s, when pod %s has been ready for minReadySeconds %d (%d ready, %d available)"},
+	RuleRequeueMinReady: {"minReadySeconds ready available",
+		"look again after minReadySeconds %d: %d ready, %d available, and no ready time says when more become available"},
+	RuleRequeueAllReady: {"minReadySeconds ready available",
+		"look again after minReadySeconds %d: all %d wanted pods are ready, %d available"},
+	RuleInSync: {"active replicas",
+		"%d active pods, %d wanted: nothing to create or delete"},
+	RuleBeingDeleted: {"",
+		"the ReplicaSet is being deleted: no pod is created, deleted, adopted or released"},
+	RuleExpectationsPending: {"active replicas",
+		"earlier creates or deletes are not yet observed: %d active pods, %d wanted, nothing created or deleted this sync"},
+	RuleWritesFail: {"message",
+		"the pod writes fail (%s): the sync returns the error and is retried with backoff"},
 }
 
 // sentence is one row of the table of sentences.

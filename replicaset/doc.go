@@ -29,5 +29,8 @@
 //     becomes available sooner, while some ready pods are not available.
 //
 // Nothing here talks to a cluster, reads a clock or changes its arguments.
-// Every decision carries a [Reason]: its rule and the numbers it used.
+// Every decision carries an [action.Reason]: its rule (one of package
+// action's ReplicaSet rules, [action.RuleCreatePods] to
+// [action.RuleWritesFail]) and the numbers it used, rendered as the rule's
+// sentence and checked by [action.Reason.Check] as the Deployment's are.
 package replicaset

@@ -35,7 +35,7 @@ func failureMessage(diff int, msg string) string {
 // updateReplicaSetStatus would skip it.
 func (p *Plan) status(rs *appsv1.ReplicaSet, active, terminating []*corev1.Pod, gate, failed bool, state State, m kversion.Minor) {
 	st := *rs.Status.DeepCopy()
-	var why []Reason
+	var why action.Reasons
 	templ := rs.Spec.Template.Labels
 	labeled, ready, available := 0, 0, 0
 	for _, pod := range active {
@@ -64,12 +64,12 @@ func (p *Plan) status(rs *appsv1.ReplicaSet, active, terminating []*corev1.Pod, 
 		st.Conditions = append(withoutFailure(st.Conditions), appsv1.ReplicaSetCondition{
 			Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
 			LastTransitionTime: metav1.NewTime(state.Now), Reason: reason, Message: msg})
-		why = append(why, because(RuleFailureSet, action.Str("reason", reason), action.Str("message", msg)))
+		why = append(why, action.Because(action.RuleFailureSet, action.Str("reason", reason), action.Str("message", msg)))
 	case failed:
-		why = append(why, because(RuleFailureKept, action.Str("reason", cur.Reason)))
+		why = append(why, action.Because(action.RuleFailureKept, action.Str("reason", cur.Reason)))
 	case cur != nil:
 		st.Conditions = withoutFailure(st.Conditions)
-		why = append(why, because(RuleFailureCleared, action.Str("reason", cur.Reason)))
+		why = append(why, action.Because(action.RuleFailureCleared, action.Str("reason", cur.Reason)))
 	}
 	st.Replicas, st.FullyLabeledReplicas = int32(len(active)), int32(labeled)
 	st.ReadyReplicas, st.AvailableReplicas = int32(ready), int32(available)
@@ -88,7 +88,7 @@ func (p *Plan) status(rs *appsv1.ReplicaSet, active, terminating []*corev1.Pod, 
 	if term != nil {
 		termText = strconv.Itoa(int(*term))
 	}
-	why = append([]Reason{because(RuleStatus, action.Num("replicas", st.Replicas), action.Num("fullyLabeled", st.FullyLabeledReplicas),
+	why = append(action.Reasons{action.Because(action.RuleReplicaSetStatus, action.Num("replicas", st.Replicas), action.Num("fullyLabeled", st.FullyLabeledReplicas),
 		action.Num("ready", st.ReadyReplicas), action.Num("available", st.AvailableReplicas),
 		action.Num("minReadySeconds", rs.Spec.MinReadySeconds), action.Str("terminating", termText),
 		action.Num("observedGeneration", st.ObservedGeneration))}, why...)
@@ -172,11 +172,11 @@ func (p *Plan) requeue(rs *appsv1.ReplicaSet, active []*corev1.Pod, now time.Tim
 	ready, avail := action.Num("ready", st.ReadyReplicas), action.Num("available", st.AvailableReplicas)
 	if first == nil {
 		p.RequeueAfter = wait
-		p.RequeueWhy = ptr.To(because(RuleRequeueMinReady, action.Num("minReadySeconds", mrs), ready, avail))
+		p.RequeueWhy = ptr.To(action.Because(action.RuleRequeueMinReady, action.Num("minReadySeconds", mrs), ready, avail))
 		return
 	}
 	p.RequeueAfter = soonest
-	p.RequeueWhy = ptr.To(because(RuleRequeueAvailable, action.Str("after", soonest.String()), action.Str("pod", first.Name),
+	p.RequeueWhy = ptr.To(action.Because(action.RuleRequeueAvailable, action.Str("after", soonest.String()), action.Str("pod", first.Name),
 		action.Num("minReadySeconds", mrs), ready, avail))
 }
 
@@ -192,6 +192,6 @@ func (p *Plan) requeue133(rs *appsv1.ReplicaSet) {
 		return
 	}
 	p.RequeueAfter = time.Duration(mrs) * time.Second
-	p.RequeueWhy = ptr.To(because(RuleRequeueAllReady, action.Num("minReadySeconds", mrs),
+	p.RequeueWhy = ptr.To(action.Because(action.RuleRequeueAllReady, action.Num("minReadySeconds", mrs),
 		action.Num("ready", st.ReadyReplicas), action.Num("available", st.AvailableReplicas)))
 }

@@ -56,9 +56,9 @@ type Plan struct {
 	// Delete is the pods deleted, in upstream's deletion order, nil when
 	// none.
 	Delete []Delete
-	// DeleteWhy is why pods are deleted (RuleDeletePods) when Delete is not
-	// empty.
-	DeleteWhy Reason
+	// DeleteWhy is why pods are deleted ([action.RuleDeletePods]) when
+	// Delete is not empty.
+	DeleteWhy action.Reason
 	// Status is the status write, nil when the status does not change.
 	Status *StatusUpdate
 	// Active and Terminating are the claimed active pods and the claimed
@@ -67,12 +67,12 @@ type Plan struct {
 	// RequeueAfter is when to look again, 0 for no requeue; RequeueWhy says
 	// why.
 	RequeueAfter time.Duration
-	RequeueWhy   *Reason
+	RequeueWhy   *action.Reason
 	// Failed says the sync returns an error (a pod write failed,
 	// [State.PodWriteError]): it is retried with backoff, not requeued.
 	Failed bool
 	// Why says why the plan creates and deletes nothing.
-	Why []Reason
+	Why action.Reasons
 }
 
 // PodPatch is a strategic merge patch of a pod's owner references, byte
@@ -81,7 +81,7 @@ type PodPatch struct {
 	Namespace, Name string
 	UID             types.UID
 	Patch           []byte
-	Why             Reason
+	Why             action.Reason
 }
 
 // Create is the pods a sync creates: Count pods, each Pod (generateName
@@ -92,7 +92,7 @@ type Create struct {
 	Count   int
 	Batches []int
 	Pod     *corev1.Pod
-	Why     Reason
+	Why     action.Reason
 }
 
 // Delete is one pod a sync deletes, with its place in the deletion order
@@ -102,14 +102,14 @@ type Delete struct {
 	UID             types.UID
 	Position        int
 	Rank            Rank
-	Why             Reason
+	Why             action.Reason
 }
 
 // StatusUpdate is the status write: ReplicaSet is the ReplicaSet as read
 // with its new status (observedGeneration included).
 type StatusUpdate struct {
 	ReplicaSet *appsv1.ReplicaSet
-	Why        []Reason
+	Why        action.Reasons
 }
 
 // String renders the plan, one line per decision.
@@ -179,21 +179,21 @@ func Sync(state State, opts ...Option) (*Plan, error) {
 	manage := rs.DeletionTimestamp == nil && !state.ExpectationsPending
 	switch {
 	case rs.DeletionTimestamp != nil:
-		p.Why = append(p.Why, because(RuleBeingDeleted))
+		p.Why = append(p.Why, action.Because(action.RuleBeingDeleted))
 	case state.ExpectationsPending:
-		p.Why = append(p.Why, because(RuleExpectationsPending, action.Num("active", len(active)), action.Num("replicas", replicas)))
+		p.Why = append(p.Why, action.Because(action.RuleExpectationsPending, action.Num("active", len(active)), action.Num("replicas", replicas)))
 	case p.Diff < 0:
 		p.create(rs, len(active), replicas)
 	case p.Diff > 0:
 		p.delete(state, rs, active, replicas)
 	default:
-		p.Why = append(p.Why, because(RuleInSync, action.Num("active", len(active)), action.Num("replicas", replicas)))
+		p.Why = append(p.Why, action.Because(action.RuleInSync, action.Num("active", len(active)), action.Num("replicas", replicas)))
 	}
 	failed := manage && p.Diff != 0 && state.PodWriteError != ""
 	p.status(rs, active, terminating, gate, failed, state, o.version)
 	if failed {
 		p.Failed = true
-		p.Why = append(p.Why, because(RuleWritesFail, action.Str("message", failureMessage(p.Diff, state.PodWriteError))))
+		p.Why = append(p.Why, action.Because(action.RuleWritesFail, action.Str("message", failureMessage(p.Diff, state.PodWriteError))))
 		return p, nil
 	}
 	if o.version.AtLeast(kversion.V1_34) {
@@ -248,7 +248,7 @@ func (p *Plan) claim(rs *appsv1.ReplicaSet, sel *facts.Selector, listed []*corev
 		} else if !deleting {
 			p.Release = append(p.Release, PodPatch{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID,
 				Patch: facts.ReleasePatch(pod.UID, rs.UID),
-				Why:   because(RuleReleasePod, action.Str("pod", pod.Name), action.Str("replicaSet", rs.Name))})
+				Why:   action.Because(action.RuleReleasePod, action.Str("pod", pod.Name), action.Str("replicaSet", rs.Name))})
 		}
 	}
 	return claimed
@@ -262,7 +262,7 @@ func (p *Plan) adopt(rs *appsv1.ReplicaSet, sel *facts.Selector, pod *corev1.Pod
 	}
 	p.Adopt = append(p.Adopt, PodPatch{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID,
 		Patch: adoptPatch(rs, pod.UID),
-		Why:   because(RuleAdoptPod, action.Str("pod", pod.Name), action.Str("replicaSet", rs.Name))})
+		Why:   action.Because(action.RuleAdoptPod, action.Str("pod", pod.Name), action.Str("replicaSet", rs.Name))})
 	*claimed = append(*claimed, pod)
 }
 
@@ -271,7 +271,7 @@ func (p *Plan) create(rs *appsv1.ReplicaSet, active, replicas int) {
 	n := min(replicas-active, BurstReplicas)
 	batches := slowStart(n)
 	p.Create = &Create{Count: n, Batches: batches, Pod: podFromTemplate(rs),
-		Why: because(RuleCreatePods, action.Str("replicaSet", rs.Name), action.Num("active", active),
+		Why: action.Because(action.RuleCreatePods, action.Str("replicaSet", rs.Name), action.Num("active", active),
 			action.Num("replicas", replicas), action.Num("create", n), action.Num("burst", BurstReplicas),
 			action.Str("batches", fmt.Sprint(batches)))}
 }
@@ -292,12 +292,12 @@ func slowStart(n int) []int {
 // deletion order, or every pod unsorted when all go.
 func (p *Plan) delete(state State, rs *appsv1.ReplicaSet, active []*corev1.Pod, replicas int) {
 	n := min(len(active)-replicas, BurstReplicas)
-	p.DeleteWhy = because(RuleDeletePods, action.Str("replicaSet", rs.Name), action.Num("active", len(active)),
+	p.DeleteWhy = action.Because(action.RuleDeletePods, action.Str("replicaSet", rs.Name), action.Num("active", len(active)),
 		action.Num("replicas", replicas), action.Num("delete", n), action.Num("burst", BurstReplicas))
 	if n >= len(active) {
 		for i, pod := range active[:n] {
 			p.Delete = append(p.Delete, Delete{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Position: i + 1,
-				Why: because(RuleDeleteAll, action.Str("pod", pod.Name), action.Num("position", i+1), action.Num("of", len(active)))})
+				Why: action.Because(action.RuleDeleteAll, action.Str("pod", pod.Name), action.Num("position", i+1), action.Num("of", len(active)))})
 		}
 		return
 	}
@@ -309,7 +309,7 @@ func (p *Plan) delete(state State, rs *appsv1.ReplicaSet, active []*corev1.Pod, 
 			ready = "ready"
 		}
 		p.Delete = append(p.Delete, Delete{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Position: i + 1, Rank: r,
-			Why: because(RuleDeleteRanked, action.Str("pod", pod.Name), action.Num("position", i+1), action.Num("of", len(order)),
+			Why: action.Because(action.RuleDeleteRanked, action.Str("pod", pod.Name), action.Num("position", i+1), action.Num("of", len(order)),
 				action.Str("node", r.Node), action.Num("onNode", r.OnNode), action.Str("phase", phaseText(r.Phase)),
 				action.Str("ready", ready), action.Num("cost", r.Cost), action.Num("restarts", r.Restarts))})
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/replicaset"
 )
@@ -284,11 +286,26 @@ func TestSync(t *testing.T) {
 	}
 }
 
-// checkReasons fails for a reason that does not render as its rule's
-// sentence (a rule without one, or values that are not the rule's).
+// checkReasons fails for a reason of the plan that does not pass
+// action.Reason.Check, or does not render as its rule's sentence (a rule
+// without one, or values that are not the rule's).
 func checkReasons(t *testing.T, p *replicaset.Plan) {
 	t.Helper()
-	var all []replicaset.Reason
+	for _, r := range planReasons(p) {
+		if err := r.Check(); err != nil {
+			t.Errorf("reason %s: %v", r.Rule, err)
+		}
+		s := r.String()
+		if strings.HasPrefix(s, string(r.Rule)) || strings.Contains(s, "%!") {
+			t.Errorf("reason %s does not render as a sentence: %q", r.Rule, s)
+		}
+	}
+}
+
+// planReasons returns every reason of the plan, in the order Plan.String
+// renders them.
+func planReasons(p *replicaset.Plan) action.Reasons {
+	var all action.Reasons
 	for _, a := range append(slices.Clone(p.Adopt), p.Release...) {
 		all = append(all, a.Why)
 	}
@@ -307,13 +324,7 @@ func checkReasons(t *testing.T, p *replicaset.Plan) {
 	if p.RequeueWhy != nil {
 		all = append(all, *p.RequeueWhy)
 	}
-	all = append(all, p.Why...)
-	for _, r := range all {
-		s := r.String()
-		if len(s) >= len(r.Rule) && s[:len(r.Rule)] == string(r.Rule) || slices.Contains([]byte(s), '!') {
-			t.Errorf("reason %s does not render as a sentence: %q", r.Rule, s)
-		}
-	}
+	return append(all, p.Why...)
 }
 
 // TestSyncDoesNotModifyInput checks Sync leaves every input object as it

@@ -28,7 +28,6 @@ set -euo pipefail
 conf=$(cd "$(dirname "$0")/.." && pwd)
 scratch=${DEPLOYSYNC_DEFAULTING_SCRATCH:-${TMPDIR:-/tmp}/deploysync-defaulting}
 out=$conf/testdata/defaulting
-export GOWORK=off GOFLAGS=
 
 # shellcheck source=scratch-module.sh
 . "$conf/hack/scratch-module.sh"
@@ -52,13 +51,10 @@ if [ "${DEPLOYSYNC_DEFAULTING_BUILD_ONLY:-}" != 1 ]; then
 	(cd "$conf" && DEPLOYSYNC_DEFAULTING_CORPORA_INPUTS=$scratch DEPLOYSYNC_DEFAULTING_UPDATE_INPUTS=$scratch/updates.jsonl.gz \
 		go test ./defaulting -run '^TestWrite(Corpora|Update)Inputs$' -count=1)
 fi
-minors=("$@")
-if [ ${#minors[@]} -eq 0 ]; then
-	minors=(1.33 1.34 1.35 1.36 1.37)
-fi
+minors_or_all "$@"
 for m in "${minors[@]}"; do
 	kube=$(upstream_of "$m")
-	staging=v0.${kube#v1.}
+	staging=$(staging_of "$kube")
 	dir=$scratch/$m
 	start=$(date +%s)
 	echo "record-defaulting: $m: k8s.io/kubernetes $kube in $dir"

@@ -32,7 +32,6 @@ set -euo pipefail
 conf=$(cd "$(dirname "$0")/.." && pwd)
 scratch=${DEPLOYSYNC_MINORS_SCRATCH:-${TMPDIR:-/tmp}/deploysync-minors}
 out=${DEPLOYSYNC_MINORS_OUT:-$conf/testdata/minors}
-export GOWORK=off GOFLAGS=
 
 # shellcheck source=scratch-module.sh
 . "$conf/hack/scratch-module.sh"
@@ -53,13 +52,10 @@ makemodule() {
 }
 
 mkdir -p "$scratch"
-minors=("$@")
-if [ ${#minors[@]} -eq 0 ]; then
-	minors=(1.33 1.34 1.35 1.36 1.37)
-fi
+minors_or_all "$@"
 for m in "${minors[@]}"; do
 	kube=$(upstream_of "$m")
-	staging=v0.${kube#v1.}
+	staging=$(staging_of "$kube")
 	dir="$scratch/$m"
 	start=$(date +%s)
 	echo "record-minors: $m: k8s.io/kubernetes $kube in $dir"

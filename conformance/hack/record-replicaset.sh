@@ -30,7 +30,6 @@ set -euo pipefail
 conf=$(cd "$(dirname "$0")/.." && pwd)
 scratch=${DEPLOYSYNC_RS_SCRATCH:-${TMPDIR:-/tmp}/deploysync-rsminors}
 out=$conf/testdata/replicaset
-export GOWORK=off GOFLAGS=
 
 # shellcheck source=scratch-module.sh
 . "$conf/hack/scratch-module.sh"
@@ -40,13 +39,10 @@ inputs=$scratch/inputs.jsonl.gz
 bash "$conf/hack/patch-apimachinery.sh"
 (cd "$conf" && DEPLOYSYNC_RS_RECORD_INPUTS=$inputs go test ./rsupstream -run '^TestWriteRecordInputs$' -count=1)
 
-minors=("$@")
-if [ ${#minors[@]} -eq 0 ]; then
-	minors=(1.33 1.34 1.35 1.36 1.37)
-fi
+minors_or_all "$@"
 for m in "${minors[@]}"; do
 	kube=$(upstream_of "$m")
-	staging=v0.${kube#v1.}
+	staging=$(staging_of "$kube")
 	dir=$scratch/$m
 	start=$(date +%s)
 	echo "record-replicaset: $m: k8s.io/kubernetes $kube in $dir"

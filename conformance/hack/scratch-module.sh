@@ -1,8 +1,15 @@
 # scratch-module.sh is sourced by record-minors.sh, record-defaulting.sh and
 # record-replicaset.sh:
-# the scratch-module setup they share. It defines
+# the scratch-module setup they share. Sourcing it exports GOWORK=off and an
+# empty GOFLAGS (every go command of the scripts runs in one module, as
+# given), and defines
 #
+#   all_minors                 the minors recorded (1.33 to 1.37), an array
+#   minors_or_all [MINOR...]   sets the array minors to the minors given, or
+#                              to all_minors when none is
 #   upstream_of MINOR          the k8s.io/kubernetes version recorded for MINOR
+#   staging_of KUBE            the staging modules' version of k8s.io/kubernetes
+#                              KUBE (v1.33.5: v0.33.5)
 #   moddir MODULE@VERSION      its module cache directory (downloading it)
 #   write_gomod DIR KUBE STAGING [APIMACHINERY_DIR] WHO
 #                              DIR/go.mod and DIR/go.sum of a scratch module named
@@ -14,6 +21,17 @@
 #
 # The caller sets $scratch (a directory to run go mod download in).
 
+export GOWORK=off GOFLAGS=
+
+all_minors=(1.33 1.34 1.35 1.36 1.37)
+
+minors_or_all() {
+	minors=("$@")
+	if [ ${#minors[@]} -eq 0 ]; then
+		minors=("${all_minors[@]}")
+	fi
+}
+
 upstream_of() {
 	case "$1" in
 	1.33) echo v1.33.5 ;;
@@ -22,10 +40,14 @@ upstream_of() {
 	1.36) echo v1.36.3 ;;
 	1.37) echo v1.37.2 ;;
 	*)
-		echo "unsupported minor $1 (supported: 1.33 1.34 1.35 1.36 1.37)" >&2
+		echo "unsupported minor $1 (supported: ${all_minors[*]})" >&2
 		return 1
 		;;
 	esac
+}
+
+staging_of() {
+	echo "v0.${1#v1.}"
 }
 
 moddir() {

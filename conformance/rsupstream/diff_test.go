@@ -21,6 +21,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/replicaset"
 )
 
@@ -353,9 +354,9 @@ func count(seen map[string]int, in Input, p *replicaset.Plan) {
 	note("requeue", p.RequeueAfter > 0)
 	if p.Status != nil {
 		for _, w := range p.Status.Why {
-			note("failure set", w.Rule == replicaset.RuleFailureSet)
-			note("failure kept", w.Rule == replicaset.RuleFailureKept)
-			note("failure cleared", w.Rule == replicaset.RuleFailureCleared)
+			note("failure set", w.Rule == action.RuleFailureSet)
+			note("failure kept", w.Rule == action.RuleFailureKept)
+			note("failure cleared", w.Rule == action.RuleFailureCleared)
 		}
 	}
 	note("rs deleting", in.ReplicaSet.DeletionTimestamp != nil)
