@@ -192,26 +192,7 @@ func (c *reasonCensus) replicaSets(where string, s deploysync.State) {
 			continue // refused input: no reasons
 		}
 		w := where + ", ReplicaSet " + rs.Name + " synced by replicaset.Sync"
-		var rsReasons action.Reasons
-		for _, a := range append(slices.Clone(p.Adopt), p.Release...) {
-			rsReasons = append(rsReasons, a.Why)
-		}
-		if p.Create != nil {
-			rsReasons = append(rsReasons, p.Create.Why)
-		}
-		if len(p.Delete) > 0 {
-			rsReasons = append(rsReasons, p.DeleteWhy)
-		}
-		for _, d := range p.Delete {
-			rsReasons = append(rsReasons, d.Why)
-		}
-		if p.Status != nil {
-			rsReasons = append(rsReasons, p.Status.Why...)
-		}
-		if p.RequeueWhy != nil {
-			rsReasons = append(rsReasons, *p.RequeueWhy)
-		}
-		c.check(w, append(rsReasons, p.Why...))
+		c.check(w, p.Reasons())
 	}
 }
 

@@ -92,7 +92,7 @@ func TestReasonsCheck(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
-					for _, r := range planReasons(p) {
+					for _, r := range p.Reasons() {
 						seen[r.Rule]++
 						if err := r.Check(); err != nil {
 							t.Errorf("%s: %v", name, err)

@@ -144,6 +144,36 @@ func (p *Plan) String() string {
 	return b.String()
 }
 
+// Reasons returns every reason of the plan, in the order String renders
+// them: adoptions, releases, the create, the delete and each deleted pod,
+// the status write's, the requeue's, and Why. A tool that explains a plan
+// (or checks it, [action.Reason.Check]) reads them here.
+func (p *Plan) Reasons() action.Reasons {
+	var all action.Reasons
+	for _, a := range p.Adopt {
+		all = append(all, a.Why)
+	}
+	for _, a := range p.Release {
+		all = append(all, a.Why)
+	}
+	if p.Create != nil {
+		all = append(all, p.Create.Why)
+	}
+	if len(p.Delete) > 0 {
+		all = append(all, p.DeleteWhy)
+		for _, d := range p.Delete {
+			all = append(all, d.Why)
+		}
+	}
+	if p.Status != nil {
+		all = append(all, p.Status.Why...)
+	}
+	if p.RequeueWhy != nil {
+		all = append(all, *p.RequeueWhy)
+	}
+	return append(all, p.Why...)
+}
+
 // Sync returns the plan of one sync of the ReplicaSet controller on state
 // (see the package documentation for the order of its decisions). A state
 // an apiserver would not hold (no ReplicaSet, no name, namespace or UID, no

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/replicaset"
 )
@@ -291,7 +290,7 @@ func TestSync(t *testing.T) {
 // without one, or values that are not the rule's).
 func checkReasons(t *testing.T, p *replicaset.Plan) {
 	t.Helper()
-	for _, r := range planReasons(p) {
+	for _, r := range p.Reasons() {
 		if err := r.Check(); err != nil {
 			t.Errorf("reason %s: %v", r.Rule, err)
 		}
@@ -300,31 +299,6 @@ func checkReasons(t *testing.T, p *replicaset.Plan) {
 			t.Errorf("reason %s does not render as a sentence: %q", r.Rule, s)
 		}
 	}
-}
-
-// planReasons returns every reason of the plan, in the order Plan.String
-// renders them.
-func planReasons(p *replicaset.Plan) action.Reasons {
-	var all action.Reasons
-	for _, a := range append(slices.Clone(p.Adopt), p.Release...) {
-		all = append(all, a.Why)
-	}
-	if p.Create != nil {
-		all = append(all, p.Create.Why)
-	}
-	if len(p.Delete) > 0 {
-		all = append(all, p.DeleteWhy)
-	}
-	for _, d := range p.Delete {
-		all = append(all, d.Why)
-	}
-	if p.Status != nil {
-		all = append(all, p.Status.Why...)
-	}
-	if p.RequeueWhy != nil {
-		all = append(all, *p.RequeueWhy)
-	}
-	return append(all, p.Why...)
 }
 
 // TestSyncDoesNotModifyInput checks Sync leaves every input object as it
