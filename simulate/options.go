@@ -122,7 +122,8 @@ func WithBurstReplicas(n int32) Option { return func(c *config) { c.burst = n } 
 // node-1 to node-n. Each pod created is placed at once on the node with the
 // fewest active pods of the Deployment, ties to the lowest-numbered node: a
 // deterministic model of the default scheduler's spreading, not the
-// scheduler (no resources, affinities or taints). The nodes matter to a
+// scheduler (no resources, affinities or taints). Input pods (see [Run])
+// stay on the nodes they name, which join the world's. The nodes matter to a
 // scale-down, which deletes first the pods on the nodes with more of the
 // Deployment's pods (see [github.com/deploysync/deploysync/replicaset.DeletionOrder]).
 func WithNodes(n int) Option { return func(c *config) { c.nodes = n } }
