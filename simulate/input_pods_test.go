@@ -236,3 +236,52 @@ func TestRunGivenPodsStates(t *testing.T) {
 		})
 	}
 }
+
+// TestRunGivenPodsStaggered gives pods not yet ready under
+// WithReadyStagger: they queue for slots with the pods the world creates,
+// so no step sees two pods become ready at once.
+func TestRunGivenPodsStaggered(t *testing.T) {
+	for _, tc := range []struct {
+		name, reason string
+		opts         []simulate.Option
+	}{
+		{"given only", "three Running pods not ready and two Pending ones take five slots", nil},
+		{"with a rollout", "the new ReplicaSet's pods queue behind the given ones, and a scale-down's freed slots move the queue up",
+			[]simulate.Option{simulate.WithChanges(upgrade)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := steady(t, deployment(5))
+			rs := s.ReplicaSets[0]
+			var pods []*corev1.Pod
+			for _, n := range []string{"u1", "u2", "u3"} {
+				pods = append(pods, inputPod(rs, n, "n1", 0))
+			}
+			for _, n := range []string{"p1", "p2"} {
+				p := inputPod(rs, n, "", 0)
+				p.Status = corev1.PodStatus{Phase: corev1.PodPending}
+				pods = append(pods, p)
+			}
+			s.Pods = map[types.UID][]*corev1.Pod{rs.UID: pods}
+			opts := append([]simulate.Option{simulate.WithReadyStagger(2 * time.Second), simulate.WithEveryTick()}, tc.opts...)
+			tl, err := simulate.Run(s, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tl.Outcome != simulate.Complete || tl.Err() != nil {
+				t.Fatalf("%s: outcome %s, err %v; want Complete", tc.reason, tl.Outcome, tl.Err())
+			}
+			if tl.Steps[0].Totals.Ready != 0 {
+				t.Errorf("%s: %d ready at step 0, want 0", tc.reason, tl.Steps[0].Totals.Ready)
+			}
+			ready := make(map[string]int32) // per ReplicaSet, the last step's
+			for _, st := range tl.Steps[1:] {
+				for _, r := range st.ReplicaSets {
+					if r.Pods.Ready > ready[r.Name]+1 {
+						t.Errorf("%s: step %d: %s ready %d→%d, more than one slot in a tick of 1s under a 2s stagger", tc.reason, st.Index, r.Name, ready[r.Name], r.Pods.Ready)
+					}
+					ready[r.Name] = r.Pods.Ready
+				}
+			}
+		})
+	}
+}

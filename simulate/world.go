@@ -328,8 +328,8 @@ func (w *world) unslotted(t *corev1.PodTemplateSpec, created, started time.Durat
 // slot returns the ready time of a pod due to become ready at due under
 // [WithReadyStagger]: the first multiple of the stagger at or after due
 // that comes after the last slot given. Pods are created in time order
-// and all have the same delays, so due times never decrease and the slots
-// are a queue.
+// and all have the same delays, and seed queues the initial pods by due
+// time, so due times never decrease and the slots are a queue.
 func (w *world) slot(due time.Duration) time.Duration {
 	t := w.gridAt(due)
 	if w.slotted && t <= w.lastSlot {
