@@ -228,9 +228,14 @@ func TestRunGivenPodsStates(t *testing.T) {
 			for _, p := range tl.Final.Pods[rs.UID] {
 				names = append(names, p.Name+"@"+p.Spec.NodeName)
 			}
-			for _, want := range []string{"ready@n1", "unready@n2", "pending@node-1"} {
+			for _, want := range []string{"ready@n1", "unready@n2", "pending@n1"} {
 				if !slices.Contains(names, want) {
-					t.Errorf("%s: final pods %v lack %s (name and node kept; no node: the world places it)", tc.reason, names, want)
+					t.Errorf("%s: final pods %v lack %s (name and node kept; no node: the world places it on the input's nodes, fewest pods first, ties to the first name)", tc.reason, names, want)
+				}
+			}
+			for _, n := range names {
+				if strings.HasSuffix(n, "@node-1") {
+					t.Errorf("%s: final pod %s is on node-1: without WithNodes the input's nodes n1 and n2 are the world's, and the pods it creates spread over them", tc.reason, n)
 				}
 			}
 		})

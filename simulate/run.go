@@ -69,9 +69,12 @@ import (
 //     ([WithFailureRate]) says it fails, as a pod the world creates; its
 //     readiness waits for a slot of [WithReadyStagger], queued with the
 //     world's own by due time.
-//   - A pod runs on the node its spec.nodeName names (a name the world
-//     does not have is added to its nodes, and counts in the spreading of
-//     later pods and in the ranking); a pod without one is placed as the
+//   - A pod runs on the node its spec.nodeName names. Without
+//     [WithNodes], the nodes the taken pods name are the world's nodes
+//     (sorted by name; node-1 only when they name none), so the pods the
+//     world creates spread over them; with it, a name the world does not
+//     have is added to its nodes, and counts in the spreading of later
+//     pods and in the ranking. A pod without one is placed as the
 //     world places a pod it creates (see [WithNodes]), a terminating one
 //     stays unscheduled.
 //

@@ -111,6 +111,23 @@ func newWorld(cfg *config, start time.Time) *world {
 // pods not yet ready queue for their slots at the end, by due time then
 // creation, so the slots stay a queue.
 func (w *world) seed(rss []*appsv1.ReplicaSet, given map[types.UID][]*corev1.Pod) {
+	if !w.cfg.nodesSet {
+		// The input's nodes, if its pods name any, are the world's: the
+		// pods it creates spread over the cluster's nodes, not a made-up
+		// node-1 beside them.
+		var names []string
+		for _, rs := range rss {
+			for _, o := range givenPods(rs, given[rs.UID]) {
+				if n := o.Spec.NodeName; n != "" && !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+		if len(names) > 0 {
+			slices.Sort(names)
+			w.nodeNames, w.perNode = names, make([]int, len(names))
+		}
+	}
 	for _, rs := range rss {
 		if ps := given[rs.UID]; len(ps) > 0 {
 			w.byUID[rs.UID] = w.seedGiven(rs, ps)
@@ -163,30 +180,9 @@ func (w *world) seed(rss []*appsv1.ReplicaSet, given map[types.UID][]*corev1.Pod
 }
 
 // seedGiven makes the pods of rs from the input's pods listed under its UID
-// (see [Run] for the rules). Pods another object controls, finished pods
-// and nil entries are skipped.
+// (see [Run] for the rules; givenPods says which it takes).
 func (w *world) seedGiven(rs *appsv1.ReplicaSet, ps []*corev1.Pod) *rsPods {
-	mine := make([]*corev1.Pod, 0, len(ps))
-	for _, o := range ps {
-		if o == nil || o.Status.Phase == corev1.PodSucceeded || o.Status.Phase == corev1.PodFailed {
-			continue
-		}
-		if c := metav1.GetControllerOfNoCopy(o); c == nil || c.UID != rs.UID {
-			continue
-		}
-		mine = append(mine, o)
-	}
-	// Creation order (ties by name, then UID), the order the world keeps
-	// active pods in.
-	slices.SortStableFunc(mine, func(a, b *corev1.Pod) int {
-		if c := a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time); c != 0 {
-			return c
-		}
-		if a.Name != b.Name {
-			return strings.Compare(a.Name, b.Name)
-		}
-		return strings.Compare(string(a.UID), string(b.UID))
-	})
+	mine := givenPods(rs, ps)
 	rp := &rsPods{}
 	for _, o := range mine {
 		created := o.CreationTimestamp.Time.Sub(w.start)
@@ -224,6 +220,34 @@ func (w *world) seedGiven(rs *appsv1.ReplicaSet, ps []*corev1.Pod) *rsPods {
 		rp.active = append(rp.active, p)
 	}
 	return rp
+}
+
+// givenPods are the input's pods of rs that the world takes (see [Run]):
+// those rs controls, not finished, in creation order (ties by name, then
+// UID), the order the world keeps active pods in.
+func givenPods(rs *appsv1.ReplicaSet, ps []*corev1.Pod) []*corev1.Pod {
+	mine := make([]*corev1.Pod, 0, len(ps))
+	for _, o := range ps {
+		if o == nil || o.Status.Phase == corev1.PodSucceeded || o.Status.Phase == corev1.PodFailed {
+			continue
+		}
+		if c := metav1.GetControllerOfNoCopy(o); c == nil || c.UID != rs.UID {
+			continue
+		}
+		mine = append(mine, o)
+	}
+	// Creation order (ties by name, then UID), the order the world keeps
+	// active pods in.
+	slices.SortStableFunc(mine, func(a, b *corev1.Pod) int {
+		if c := a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time); c != 0 {
+			return c
+		}
+		if a.Name != b.Name {
+			return strings.Compare(a.Name, b.Name)
+		}
+		return strings.Compare(string(a.UID), string(b.UID))
+	})
+	return mine
 }
 
 // podReadySince returns when o's Ready condition became True (its creation
