@@ -8,7 +8,8 @@
 // # The world
 //
 // [Run] starts from a [deploysync.State] ([Steady] builds the usual one: a
-// fully rolled-out Deployment) and alternates a world step with one sync of
+// fully rolled-out Deployment; its pods are the input's State.Pods where
+// given, else made from the ReplicaSets' status counts) and alternates a world step with one sync of
 // the controller, whose plan is applied. The ReplicaSet controller creates
 // and deletes pods to match each ReplicaSet's spec.replicas and writes its
 // status; a scale-down deletes the pods upstream's controller deletes

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
@@ -34,11 +36,51 @@ import (
 //     and generation 1; a spec change of a ReplicaSet, or of the
 //     Deployment's spec or annotations by an update, raises its generation.
 //
-// The initial pods are made from each ReplicaSet's status counts (State.Pods
-// is not read): available pods ready long ago, ready pods just ready, the
-// others just created, and the terminating ones. State.Pods is given to Sync
-// only while the Deployment uses the Recreate strategy, the only one that
-// reads it.
+// The initial pods of a ReplicaSet whose UID has a non-empty entry in
+// State.Pods are the pods listed there (read, never modified); those of
+// every other ReplicaSet are made from its status counts: available pods
+// ready long ago, ready pods just ready, the others just created, and the
+// terminating ones. A listed pod is taken as its ReplicaSet's when its
+// controller reference names that ReplicaSet's UID; other pods, nil
+// entries, pods listed under a UID no ReplicaSet of the state has, and
+// Succeeded or Failed pods (the ReplicaSet controller does not count them)
+// are ignored. Each pod taken keeps its name, UID, creationTimestamp,
+// annotations (a deletion cost), spec and container statuses (restarts), so
+// the scale-downs rank it as upstream does and [Step.Deleted] names it; its
+// state at the start of the run (time 0, State.Now) is:
+//
+//   - A pod with a deletionTimestamp is terminating and gone the
+//     termination delay ([WithTerminationDelay]) after that timestamp (the
+//     grace period fields are not read): the world writes the
+//     deletionTimestamp of its own pods as the time of their deletion, so
+//     Timeline.Final.Pods run again resume where they stood (to the
+//     second).
+//   - A Running pod whose Ready condition is True was ready since the
+//     condition's lastTransitionTime (its creationTimestamp if the
+//     condition has none; State.Now if later): available once that plus
+//     minReadySeconds has passed.
+//   - A Running pod not ready is taken as started at time 0: ready after
+//     the readiness delay ([WithReadinessDelay]), as a pod the world starts.
+//   - Any other pod (Pending, or no phase) is taken as created at time 0
+//     for its delays: it runs after the start delay ([WithPodStartDelay])
+//     and is ready after the readiness delay, as a pod the world creates.
+//   - A pod not yet ready never becomes ready if its own spec holds an
+//     image of [WithFailingImage], or if the failure rate's draw
+//     ([WithFailureRate]) says it fails, as a pod the world creates; its
+//     readiness waits for a slot of [WithReadyStagger], queued with the
+//     world's own by due time.
+//   - A pod runs on the node its spec.nodeName names. Without
+//     [WithNodes], the nodes the taken pods name are the world's nodes
+//     (sorted by name; node-1 only when they name none), so the pods the
+//     world creates spread over them; with it, a name the world does not
+//     have is added to its nodes, and counts in the spreading of later
+//     pods and in the ranking. A pod without one is placed as the
+//     world places a pod it creates (see [WithNodes]), a terminating one
+//     stays unscheduled.
+//
+// Sync is given pods only while the Deployment uses the Recreate strategy,
+// the only one that reads them: the world's, as objects (the input's among
+// them), from step 0 on.
 //
 // The run ends when the last sync wrote nothing and asked for no requeue, no
 // pod will change state by itself, and no scripted change is left; the
@@ -59,7 +101,7 @@ func Run(s deploysync.State, opts ...Option) (*Timeline, error) {
 		return nil, err
 	}
 	r := newRunner(s, &cfg)
-	return r.run()
+	return r.run(s.Pods)
 }
 
 type runner struct {
@@ -129,11 +171,11 @@ func describeStrategy(d *appsv1.Deployment) string {
 		ru.MaxUnavailable.String(), facts.MaxUnavailable(d))
 }
 
-func (r *runner) run() (*Timeline, error) {
-	if err := r.checkPods(); err != nil {
+func (r *runner) run(given map[types.UID][]*corev1.Pod) (*Timeline, error) {
+	if err := r.checkPods(given); err != nil {
 		return nil, err
 	}
-	r.world.seed(r.state.ReplicaSets)
+	r.world.seed(r.state.ReplicaSets, given)
 	for i := 0; ; i++ {
 		if i > 0 {
 			next, ok := r.nextTime()
@@ -148,7 +190,7 @@ func (r *runner) run() (*Timeline, error) {
 			r.now = next
 			r.state.ReplicaSets = r.world.step(r.state.ReplicaSets, r.now)
 			r.deleted = r.world.deleted
-			if err := r.checkPods(); err != nil {
+			if err := r.checkPods(nil); err != nil {
 				return nil, err
 			}
 		}
@@ -302,13 +344,18 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 }
 
 // checkPods refuses a world holding more pods than the limit: at the start
-// the pods the ReplicaSets report, later the pods the world holds (the
+// the pods the ReplicaSets report (or the input lists for them, given), later
+// the pods the world holds (the
 // ReplicaSet controller creates at most the burst per ReplicaSet and step, so
 // a huge spec.replicas grows the world gradually).
-func (r *runner) checkPods() error {
+func (r *runner) checkPods(given map[types.UID][]*corev1.Pod) error {
 	var n int64
 	if r.now == 0 {
 		for _, rs := range r.state.ReplicaSets {
+			if ps := given[rs.UID]; len(ps) > 0 {
+				n += int64(len(ps))
+				continue
+			}
 			n += int64(rs.Status.Replicas)
 			if rs.Status.TerminatingReplicas != nil {
 				n += int64(*rs.Status.TerminatingReplicas)

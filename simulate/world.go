@@ -1,10 +1,12 @@
 package simulate
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -28,8 +30,13 @@ type pod struct {
 	started time.Duration
 	ready   time.Duration
 	gone    time.Duration
-	// node is the index of the pod's node (see world.nodeNames).
+	// node is the index of the pod's node (see world.nodeNames); -1 for a
+	// terminating input pod that was never scheduled.
 	node int32
+	// src is the input pod this one was made from (see [Run]), nil for a pod
+	// the world made: its object keeps src's name, UID and annotations, and
+	// the spec and container statuses the deletion ranking reads.
+	src *corev1.Pod
 	// obj is the materialised object (for Recreate and for the ranking of a
 	// scale-down) and the state it shows.
 	obj      *corev1.Pod
@@ -96,11 +103,36 @@ func newWorld(cfg *config, start time.Time) *world {
 		nodeNames: names, perNode: make([]int, n)}
 }
 
-// seed creates the pods the ReplicaSets' status counts describe: available
-// pods ready long ago, ready pods that became ready now (available after
-// minReadySeconds), the rest just created, and the terminating ones.
-func (w *world) seed(rss []*appsv1.ReplicaSet) {
+// seed creates the initial pods of each ReplicaSet: the input's (see
+// seedGiven) for a ReplicaSet with a non-empty entry in given; for the
+// others those its status counts describe: available pods ready long ago,
+// ready pods that became ready now (available after minReadySeconds), the
+// rest just created, and the terminating ones. Under [WithReadyStagger] the
+// pods not yet ready queue for their slots at the end, by due time then
+// creation, so the slots stay a queue.
+func (w *world) seed(rss []*appsv1.ReplicaSet, given map[types.UID][]*corev1.Pod) {
+	if !w.cfg.nodesSet {
+		// The input's nodes, if its pods name any, are the world's: the
+		// pods it creates spread over the cluster's nodes, not a made-up
+		// node-1 beside them.
+		var names []string
+		for _, rs := range rss {
+			for _, o := range givenPods(rs, given[rs.UID]) {
+				if n := o.Spec.NodeName; n != "" && !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+		if len(names) > 0 {
+			slices.Sort(names)
+			w.nodeNames, w.perNode = names, make([]int, len(names))
+		}
+	}
 	for _, rs := range rss {
+		if ps := given[rs.UID]; len(ps) > 0 {
+			w.byUID[rs.UID] = w.seedGiven(rs, ps)
+			continue
+		}
 		st := rs.Status
 		rp := &rsPods{active: make([]pod, 0, st.Replicas)}
 		w.byUID[rs.UID] = rp
@@ -112,7 +144,7 @@ func (w *world) seed(rss []*appsv1.ReplicaSet) {
 			case i < st.ReadyReplicas:
 				rp.active = append(rp.active, w.newPod(old, old, 0))
 			default:
-				rp.active = append(rp.active, w.startPod(rs, 0))
+				rp.active = append(rp.active, w.unslotted(&rs.Spec.Template, 0, w.cfg.startDelay))
 			}
 		}
 		if st.TerminatingReplicas != nil {
@@ -124,6 +156,154 @@ func (w *world) seed(rss []*appsv1.ReplicaSet) {
 			}
 		}
 	}
+	if w.cfg.readyStagger == 0 {
+		return
+	}
+	var queued []*pod
+	for _, rs := range rss {
+		rp := w.byUID[rs.UID]
+		for i := range rp.active {
+			if p := &rp.active[i]; p.ready != never && p.ready > 0 {
+				queued = append(queued, p)
+			}
+		}
+	}
+	slices.SortStableFunc(queued, func(a, b *pod) int {
+		if c := compareDur(a.ready, b.ready); c != 0 {
+			return c
+		}
+		return compareUint(a.id, b.id)
+	})
+	for _, p := range queued {
+		p.ready = w.slot(p.ready)
+	}
+}
+
+// seedGiven makes the pods of rs from the input's pods listed under its UID
+// (see [Run] for the rules; givenPods says which it takes).
+func (w *world) seedGiven(rs *appsv1.ReplicaSet, ps []*corev1.Pod) *rsPods {
+	mine := givenPods(rs, ps)
+	rp := &rsPods{}
+	for _, o := range mine {
+		created := o.CreationTimestamp.Time.Sub(w.start)
+		var p pod
+		running := o.Status.Phase == corev1.PodRunning
+		readySince, isReady := podReadySince(o)
+		switch {
+		case o.DeletionTimestamp != nil:
+			started, ready := created, never
+			if running {
+				started = min(created, 0)
+				if isReady {
+					ready = min(readySince.Sub(w.start), 0)
+				}
+			} else {
+				started = never
+			}
+			w.nextID++
+			p = pod{id: w.nextID, created: created, started: started, ready: ready, node: w.nodeIndex(o.Spec.NodeName)}
+			p.gone = o.DeletionTimestamp.Time.Sub(w.start) + w.cfg.terminateDelay
+			p.src = o
+			rp.terminating = append(rp.terminating, p)
+			continue
+		case running && isReady:
+			ready := min(readySince.Sub(w.start), 0)
+			p = w.placed(o, created, min(created, ready), ready)
+		case running:
+			p = w.unslotted(&corev1.PodTemplateSpec{Spec: o.Spec}, created, 0)
+			w.place(&p, o)
+		default:
+			p = w.unslotted(&corev1.PodTemplateSpec{Spec: o.Spec}, created, w.cfg.startDelay)
+			w.place(&p, o)
+		}
+		p.src = o
+		rp.active = append(rp.active, p)
+	}
+	return rp
+}
+
+// givenPods are the input's pods of rs that the world takes (see [Run]):
+// those rs controls, not finished, in creation order (ties by name, then
+// UID), the order the world keeps active pods in.
+func givenPods(rs *appsv1.ReplicaSet, ps []*corev1.Pod) []*corev1.Pod {
+	mine := make([]*corev1.Pod, 0, len(ps))
+	for _, o := range ps {
+		if o == nil || o.Status.Phase == corev1.PodSucceeded || o.Status.Phase == corev1.PodFailed {
+			continue
+		}
+		if c := metav1.GetControllerOfNoCopy(o); c == nil || c.UID != rs.UID {
+			continue
+		}
+		mine = append(mine, o)
+	}
+	// Creation order (ties by name, then UID), the order the world keeps
+	// active pods in.
+	slices.SortStableFunc(mine, func(a, b *corev1.Pod) int {
+		if c := a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time); c != 0 {
+			return c
+		}
+		if a.Name != b.Name {
+			return strings.Compare(a.Name, b.Name)
+		}
+		return strings.Compare(string(a.UID), string(b.UID))
+	})
+	return mine
+}
+
+// podReadySince returns when o's Ready condition became True (its creation
+// if the condition has no time), and whether it is True.
+func podReadySince(o *corev1.Pod) (time.Time, bool) {
+	for _, c := range o.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			if c.Status != corev1.ConditionTrue {
+				return time.Time{}, false
+			}
+			if c.LastTransitionTime.IsZero() {
+				return o.CreationTimestamp.Time, true
+			}
+			return c.LastTransitionTime.Time, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// nodeIndex returns the index of the node named name, adding it to the
+// world's nodes if new; for "" it returns -1.
+func (w *world) nodeIndex(name string) int32 {
+	if name == "" {
+		return -1
+	}
+	for i, n := range w.nodeNames {
+		if n == name {
+			return int32(i)
+		}
+	}
+	w.nodeNames = append(w.nodeNames, name)
+	w.perNode = append(w.perNode, 0)
+	return int32(len(w.nodeNames) - 1)
+}
+
+// placed creates an active pod on the input pod o's node, or where the
+// world places a pod it creates if o has none.
+func (w *world) placed(o *corev1.Pod, created, started, ready time.Duration) pod {
+	if i := w.nodeIndex(o.Spec.NodeName); i >= 0 {
+		w.nextID++
+		w.perNode[i]++
+		return pod{id: w.nextID, created: created, started: started, ready: ready, gone: never, node: i}
+	}
+	return w.newPod(created, started, ready)
+}
+
+// place moves p, just made by newPod, to the input pod o's node if it has
+// one.
+func (w *world) place(p *pod, o *corev1.Pod) {
+	i := w.nodeIndex(o.Spec.NodeName)
+	if i < 0 {
+		return
+	}
+	w.perNode[p.node]--
+	w.perNode[i]++
+	p.node = i
 }
 
 // newPod creates a pod on the node with the fewest active pods, ties to
@@ -146,25 +326,34 @@ func (w *world) leave(p *pod) { w.perNode[p.node]-- }
 // startPod creates a pod of rs at now: it runs after the start delay and is
 // ready after the readiness delay, unless it fails.
 func (w *world) startPod(rs *appsv1.ReplicaSet, now time.Duration) pod {
-	started := now + w.cfg.startDelay
+	p := w.unslotted(&rs.Spec.Template, now, now+w.cfg.startDelay)
+	if w.cfg.readyStagger > 0 && p.ready != never {
+		p.ready = w.slot(p.ready)
+	}
+	return p
+}
+
+// unslotted creates a pod created at created with template t that runs at
+// started and is due to be ready the readiness delay later, unless it
+// fails (t holds a failing image, or the failure rate's draw); the ready
+// time is not yet given a slot of [WithReadyStagger].
+func (w *world) unslotted(t *corev1.PodTemplateSpec, created, started time.Duration) pod {
 	ready := started + w.cfg.readyDelay
-	failing := w.cfg.fails(&rs.Spec.Template)
+	failing := w.cfg.fails(t)
 	if w.cfg.failureRate > 0 && w.rng.Float64() < w.cfg.failureRate {
 		failing = true
 	}
 	if failing {
 		ready = never
-	} else if w.cfg.readyStagger > 0 {
-		ready = w.slot(ready)
 	}
-	return w.newPod(now, started, ready)
+	return w.newPod(created, started, ready)
 }
 
 // slot returns the ready time of a pod due to become ready at due under
 // [WithReadyStagger]: the first multiple of the stagger at or after due
 // that comes after the last slot given. Pods are created in time order
-// and all have the same delays, so due times never decrease and the slots
-// are a queue.
+// and all have the same delays, and seed queues the initial pods by due
+// time, so due times never decrease and the slots are a queue.
 func (w *world) slot(due time.Duration) time.Duration {
 	t := w.gridAt(due)
 	if w.slotted && t <= w.lastSlot {
@@ -301,11 +490,14 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	if w.cfg.scaleDownSeen != nil {
 		w.cfg.scaleDownSeen(objs, order[:n], onNode, w.start.Add(now))
 	}
+	index := make(map[*corev1.Pod]int, len(objs))
+	for j, o := range objs {
+		index[o] = j
+	}
 	gone := make([]bool, len(rp.active))
 	var freed []time.Duration
 	for i, o := range order[:n] {
-		// Active pods are kept in creation order, which is id order.
-		j, _ := slices.BinarySearchFunc(rp.active, o, func(p pod, o *corev1.Pod) int { return compareUint(p.id, podID(o)) })
+		j := index[o]
 		gone[j] = true
 		p := rp.active[j]
 		w.leave(&p)
@@ -342,12 +534,6 @@ func (w *world) releaseAll(freed []time.Duration) {
 	for i := len(freed) - 1; i >= 0; i-- {
 		w.release(freed[i])
 	}
-}
-
-// podID reads back the id of a pod object made by object.
-func podID(o *corev1.Pod) uint64 {
-	id, _ := strconv.ParseUint(string(o.UID[len("pod-"):]), 10, 64)
-	return id
 }
 
 // relatedOnNode counts, per node name, the active pods of the ReplicaSets
@@ -558,8 +744,20 @@ func (w *world) object(rs *appsv1.ReplicaSet, p *pod, now time.Duration, termina
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID,
 				Controller: ptrTrue(), BlockOwnerDeletion: ptrTrue()}},
 		},
-		Spec:   corev1.PodSpec{NodeName: w.nodeNames[p.node]},
 		Status: corev1.PodStatus{Phase: corev1.PodPending},
+	}
+	if p.src != nil {
+		// An input pod keeps what names it and what the ranking reads
+		// besides its state: deletion cost, restarts, sidecars.
+		o.Name, o.UID, o.Annotations = p.src.Name, p.src.UID, maps.Clone(p.src.Annotations)
+		o.Spec = *p.src.Spec.DeepCopy()
+		for _, c := range p.src.Status.ContainerStatuses {
+			o.Status.ContainerStatuses = append(o.Status.ContainerStatuses, *c.DeepCopy())
+		}
+	}
+	o.Spec.NodeName = ""
+	if p.node >= 0 {
+		o.Spec.NodeName = w.nodeNames[p.node]
 	}
 	if p.started <= now {
 		o.Status.Phase = corev1.PodRunning
