@@ -249,7 +249,7 @@ type simRealResult struct {
 	MinAvailable int32
 	// Overtaken (the real record only) names each scale-down whose
 	// deletions pods of another ReplicaSet overtook (see
-	// simRecorder.pod): the one course of a real control plane in which
+	// simRecorder.overtaking): the one course of a real control plane in which
 	// more pods exist than in the simulator, whose world does one
 	// ReplicaSet's writes of a reaction before the next one's.
 	Overtaken []string
