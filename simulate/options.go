@@ -119,13 +119,14 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 // 500).
 func WithBurstReplicas(n int32) Option { return func(c *config) { c.burst = n } }
 
-// WithNodes sets the number of nodes the pods run on (default 1, or, when
-// the input's pods name nodes, those nodes only), named node-1 to node-n.
-// Each pod created is placed at once on the node with the
-// fewest active pods of the Deployment, ties to the lowest-numbered node: a
-// deterministic model of the default scheduler's spreading, not the
-// scheduler (no resources, affinities or taints). Input pods (see [Run])
-// stay on the nodes they name, which join the world's. The nodes matter to a
+// WithNodes sets the number of nodes the pods run on, named node-1 to
+// node-n. Without it the world has one node, node-1, or, when the input's
+// pods (see [Run]) name nodes, exactly those. Each pod created is placed at
+// once on the node with the fewest active pods of the Deployment, ties to
+// the first node: a deterministic model of the default scheduler's
+// spreading, not the scheduler (no resources, affinities or taints). Input
+// pods stay on the nodes they name; with WithNodes, those join node-1 to
+// node-n. The nodes matter to a
 // scale-down, which deletes first the pods on the nodes with more of the
 // Deployment's pods (see [github.com/deploysync/deploysync/replicaset.DeletionOrder]).
 func WithNodes(n int) Option { return func(c *config) { c.nodes, c.nodesSet = n, true } }

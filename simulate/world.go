@@ -208,7 +208,8 @@ func (w *world) seedGiven(rs *appsv1.ReplicaSet, ps []*corev1.Pod) *rsPods {
 			continue
 		case running && isReady:
 			ready := min(readySince.Sub(w.start), 0)
-			p = w.placed(o, created, min(created, ready), ready)
+			p = w.newPod(created, min(created, ready), ready)
+			w.place(&p, o)
 		case running:
 			p = w.unslotted(&corev1.PodTemplateSpec{Spec: o.Spec}, created, 0)
 			w.place(&p, o)
@@ -283,19 +284,8 @@ func (w *world) nodeIndex(name string) int32 {
 	return int32(len(w.nodeNames) - 1)
 }
 
-// placed creates an active pod on the input pod o's node, or where the
-// world places a pod it creates if o has none.
-func (w *world) placed(o *corev1.Pod, created, started, ready time.Duration) pod {
-	if i := w.nodeIndex(o.Spec.NodeName); i >= 0 {
-		w.nextID++
-		w.perNode[i]++
-		return pod{id: w.nextID, created: created, started: started, ready: ready, gone: never, node: i}
-	}
-	return w.newPod(created, started, ready)
-}
-
 // place moves p, just made by newPod, to the input pod o's node if it has
-// one.
+// one (else p stays where the world placed it).
 func (w *world) place(p *pod, o *corev1.Pod) {
 	i := w.nodeIndex(o.Spec.NodeName)
 	if i < 0 {
