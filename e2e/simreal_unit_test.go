@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync/replicaset"
 )
 
 // TestSimRecorderDeletions feeds the simreal recorder the watch events of
@@ -139,6 +141,118 @@ func TestSimRecorderOvertaken(t *testing.T) {
 			}
 			if res.PeakPods != tt.peak {
 				t.Errorf("peak %d, want %d (%s)", res.PeakPods, tt.peak, tt.reason)
+			}
+		})
+	}
+}
+
+// TestUpstreamAllows gives upstreamAllows real scale-downs and a
+// simulator's choice that differs in rank class, and checks the witness it
+// finds (or that it finds none) against what upstream's ranking does with
+// those pods: the ranking's clock moves a ready age across a bucket edge,
+// or the cache's order decides among three pods upstream's comparison
+// orders in a cycle.
+func TestUpstreamAllows(t *testing.T) {
+	T := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	pod := func(name string, readyAgo, createdAgo time.Duration) *corev1.Pod {
+		p := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name), CreationTimestamp: metav1.NewTime(T.Add(-createdAgo))},
+			Spec:       corev1.PodSpec{NodeName: "no-kubelet"},
+			Status:     corev1.PodStatus{Phase: corev1.PodRunning},
+		}
+		if readyAgo > 0 {
+			p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
+				LastTransitionTime: metav1.NewTime(T.Add(-readyAgo))}}
+		}
+		return p
+	}
+	rank := func(p *corev1.Pod) replicaset.Rank {
+		_, r := replicaset.DeletionOrder([]*corev1.Pod{p}, nil, T)
+		return r[0]
+	}
+	// Ready 8.6 s ago: bucket 33 at T (2^33 ns is 8.59 s), 32 until 10 ms
+	// before it. At T upstream deletes b (ready 5 s ago, bucket 32); 10 ms
+	// or more earlier a and b tie in bucket 32 and the lower UID, a, goes.
+	a, b := pod("a", 8600*time.Millisecond, 10*time.Second), pod("b", 5*time.Second, 10*time.Second)
+	// 8.7 s ago: the edge is 110 ms before T.
+	a2 := pod("a", 8700*time.Millisecond, 10*time.Second)
+	// A cycle: x before z (same ready bucket, lower UID), z before y (the
+	// same), y before x (the same Ready time, so creation decides: y's
+	// bucket 36 against x's 37). Sorting [x, y, z] deletes y first,
+	// [x, z, y] deletes x.
+	x, y, z := pod("1-x", 100*time.Second, 140*time.Second), pod("3-y", 100*time.Second, 100500*time.Millisecond),
+		pod("2-z", 110*time.Second, 120*time.Second)
+	for _, tt := range []struct {
+		name   string
+		d      *scaleDown
+		want   []replicaset.Rank
+		ok     bool
+		says   string
+		reason string
+	}{
+		{"clock", &scaleDown{at: T.Add(-30 * time.Millisecond), ranked: T, before: []*corev1.Pod{a, b}, deleted: []string{"b"}},
+			[]replicaset.Rank{rank(a)}, true, "from 80ms to 10.065408ms before",
+			"from 80 ms before T (30 ms, less the 50 ms slack) a's ready age is in bucket 32, where its UID puts it first"},
+		{"clock outside the window", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{a2, b}, deleted: []string{"b"}},
+			[]replicaset.Rank{rank(a2)}, false, "no clock from 50ms",
+			"a2's ready age leaves bucket 33 only 110 ms before T, outside the 50 ms window"},
+		{"the same pods, a wider window", &scaleDown{at: T.Add(-200 * time.Millisecond), ranked: T, before: []*corev1.Pod{a2, b}, deleted: []string{"b"}},
+			[]replicaset.Rank{rank(a2)}, true, "from 250ms to 110.065408ms before",
+			"with the scale-down seen 200 ms before T the window reaches 250 ms back, past a2's edge"},
+		{"cache order", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y"}},
+			[]replicaset.Rank{rank(x)}, true, "cache order",
+			"in the recorder's order upstream deletes y; in an order with z before y it deletes x, whose creation bucket is 37"},
+		{"no order makes it", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y"}},
+			[]replicaset.Rank{rank(pod("w", 0, 5*time.Second))}, false, "no clock",
+			"every pod on the cluster is ready: no order deletes a pod not ready"},
+		{"a different count", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{a, b}, deleted: []string{"b"}},
+			[]replicaset.Rank{rank(a), rank(b)}, false, "deleted 2 pods, the cluster 1",
+			"two deletions against one: no ranking explains a different number"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			why, ok := upstreamAllows(tt.d, tt.want)
+			if ok != tt.ok || !strings.Contains(why, tt.says) {
+				t.Errorf("upstreamAllows = %v, %q; want %v and %q (%s)", ok, why, tt.ok, tt.says, tt.reason)
+			}
+		})
+	}
+}
+
+// TestSimPool rebuilds the simulator's pods at a real scale-down from the
+// cluster's after the two worlds deleted different steady pods before it.
+func TestSimPool(t *testing.T) {
+	p := func(name string) *corev1.Pod { return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name}} }
+	a, b, c, d := p("a"), p("b"), p("c"), p("d")
+	seen := map[string]*corev1.Pod{"a": a, "b": b, "c": c, "d": d}
+	for _, tt := range []struct {
+		name              string
+		simGone, realGone []string
+		want              []string
+		note              string
+		reason            string
+	}{
+		{"same deletions", []string{"d"}, []string{"d"}, []string{"a", "b", "c"}, "",
+			"both worlds deleted d: the simulator has the cluster's pods"},
+		{"different deletions", []string{"a"}, []string{"d"}, []string{"b", "c", "d"}, "less 1 it deleted before, with 1",
+			"the simulator deleted a (still on the cluster) and kept d (deleted on the cluster)"},
+		{"a pod of the simulator's own", []string{"x"}, []string{"e"}, []string{"a", "b", "c"}, "",
+			"x is no pod of the cluster's and e was never seen: nothing to move"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			set := func(ns []string) map[string]bool {
+				m := map[string]bool{}
+				for _, n := range ns {
+					m[n] = true
+				}
+				return m
+			}
+			pool, note := simPool(&scaleDown{before: []*corev1.Pod{a, b, c}}, set(tt.simGone), set(tt.realGone), seen)
+			var got []string
+			for _, q := range pool {
+				got = append(got, q.Name)
+			}
+			if !slices.Equal(got, tt.want) || !strings.Contains(note, tt.note) || (tt.note == "") != (note == "") {
+				t.Errorf("simPool = %v, %q; want %v, %q (%s)", got, note, tt.want, tt.note, tt.reason)
 			}
 		})
 	}

@@ -1,0 +1,282 @@
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/deploysync/deploysync/replicaset"
+	"github.com/deploysync/deploysync/simulate"
+)
+
+// Where the two worlds' deleted pods differ by rank class, the difference
+// may still be one upstream's own ranking allows on the cluster: the
+// ReplicaSet controller ranks at its own clock, which the recorder knows
+// only to within the time between the scale-down and its first deletion
+// seen, and it sorts the pods in the order its cache lists them (a Go
+// map's, different on every sync), which decides among pods its
+// comparison does not order transitively (replicaset.DeletionOrder's doc).
+// upstreamAllows looks for a witness: a clock in that window and an order
+// of the pods at which upstream's ranking deletes pods of the simulator's
+// classes. A witness proves the choice was open to the real controller; no
+// witness among those tried leaves the difference unexplained.
+
+// simRankSlack is how long before the recorder saw a scale-down the real
+// controller may have read it: the two informers' deliveries of one write
+// differ by milliseconds (the recorder's lags, simRecorder.latencies).
+const simRankSlack = 50 * time.Millisecond
+
+// simRankShuffles is how many seeded shuffles of the pods are tried as the
+// cache's order, besides the recorder's (by name).
+const simRankShuffles = 64
+
+// simDown is one scale-down of the simulator: its step's time and the
+// ranks of the pods it deleted, moved to the cluster's clock.
+type simDown struct {
+	at    time.Time
+	pods  []string
+	ranks []replicaset.Rank
+}
+
+// simDowns are the simulator's scale-downs per ReplicaSet, in order (one
+// per step and ReplicaSet), with their times moved from the simulated
+// clock (tl.Start) to the cluster's (t0, the real start; tl.Start keeps
+// them).
+func simDowns(tl *simulate.Timeline, t0 time.Time) map[string][]simDown {
+	move := func(t time.Time) time.Time {
+		if t.IsZero() {
+			return t
+		}
+		return t0.Add(t.Sub(tl.Start))
+	}
+	out := map[string][]simDown{}
+	for _, st := range tl.Steps {
+		per := map[string]*simDown{}
+		var order []string
+		for _, d := range st.Deleted {
+			sd := per[d.ReplicaSet]
+			if sd == nil {
+				sd = &simDown{at: move(st.Time)}
+				per[d.ReplicaSet] = sd
+				order = append(order, d.ReplicaSet)
+			}
+			r := d.Rank
+			r.ReadySince, r.Created = move(r.ReadySince), move(r.Created)
+			sd.pods, sd.ranks = append(sd.pods, d.Pod), append(sd.ranks, r)
+		}
+		for _, rs := range order {
+			out[rs] = append(out[rs], *per[rs])
+		}
+	}
+	return out
+}
+
+// realDowns are the recorder's scale-downs that deleted pods, per
+// ReplicaSet, in order: the entries of deletedClasses.
+func (r *simRecorder) realDowns() map[string][]*scaleDown {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string][]*scaleDown{}
+	for _, d := range r.downs {
+		if len(d.deleted) > 0 {
+			out[d.rs] = append(out[d.rs], d)
+		}
+	}
+	return out
+}
+
+// classesAt are the sorted rank classes of ranks at now, joined as one
+// entry of deletedClasses.
+func classesAt(ranks []replicaset.Rank, now time.Time) string {
+	cls := make([]string, len(ranks))
+	for i, r := range ranks {
+		cls[i] = rankClass(r, now)
+	}
+	slices.Sort(cls)
+	return strings.Join(cls, "; ")
+}
+
+// rankClocks are the clocks in [lo, hi] at which some rank class of ranks
+// can change: lo, and every time a ready or creation age reaches a power
+// of two nanoseconds (a bucket edge), in order. Between two of them every
+// class, and so upstream's ranking, stays the same.
+func rankClocks(ranks []replicaset.Rank, lo, hi time.Time) []time.Time {
+	clocks := []time.Time{lo}
+	for _, r := range ranks {
+		for _, s := range []time.Time{r.ReadySince, r.Created} {
+			if s.IsZero() {
+				continue
+			}
+			for k := 0; k < 63; k++ {
+				edge := s.Add(time.Duration(1) << k)
+				if edge.After(hi) {
+					break
+				}
+				if edge.After(lo) {
+					clocks = append(clocks, edge)
+				}
+			}
+		}
+	}
+	slices.SortFunc(clocks, func(a, b time.Time) int { return a.Compare(b) })
+	return slices.CompactFunc(clocks, func(a, b time.Time) bool { return a.Equal(b) })
+}
+
+// upstreamAllows reports whether upstream's ranking of the pods real
+// scale-down d chose from deletes pods of want's classes at some clock
+// from the scale-down (less simRankSlack) to its first deletion seen, for
+// the recorder's order of the pods or one of simRankShuffles seeded
+// shuffles, and says at which.
+func upstreamAllows(d *scaleDown, want []replicaset.Rank) (string, bool) {
+	n := len(d.deleted)
+	if len(want) != n || n > len(d.before) {
+		return fmt.Sprintf("the simulator deleted %d pods, the cluster %d", len(want), n), false
+	}
+	onNode := map[string]int{"no-kubelet": len(d.before)}
+	lo, hi := d.at, d.ranked
+	if hi.Before(lo) {
+		lo = hi
+	}
+	lo = lo.Add(-simRankSlack)
+	_, ranks := replicaset.DeletionOrder(d.before, onNode, hi)
+	clocks := rankClocks(append(ranks, want...), lo, hi)
+	pods := slices.Clone(d.before)
+	for k := 0; k <= simRankShuffles; k++ {
+		if k > 0 {
+			rnd := rand.New(rand.NewPCG(uint64(k), 27))
+			rnd.Shuffle(len(pods), func(i, j int) { pods[i], pods[j] = pods[j], pods[i] })
+		}
+		// The latest clock first: the recorder's own, then earlier ones.
+		for i := len(clocks) - 1; i >= 0; i-- {
+			c := clocks[i]
+			_, ranks := replicaset.DeletionOrder(pods, onNode, c)
+			if classesAt(ranks[:n], c) != classesAt(want, c) {
+				continue
+			}
+			order := "the recorder's order (by name)"
+			if k > 0 {
+				order = fmt.Sprintf("cache order %d (a seeded shuffle)", k)
+			}
+			end := hi
+			if i+1 < len(clocks) {
+				end = clocks[i+1]
+			}
+			return fmt.Sprintf("upstream's ranking of the %d pods deletes pods of the simulator's classes at clocks from %v to %v before the first deletion was seen, in %s",
+				len(pods), hi.Sub(c), hi.Sub(end), order), true
+		}
+	}
+	return fmt.Sprintf("no clock from %v before the first deletion seen to it, in %d orders of the %d pods, deletes pods of the simulator's classes",
+		hi.Sub(lo), simRankShuffles+1, len(d.before)), false
+}
+
+// explainDeletions compares the two worlds' scale-downs of each ReplicaSet
+// one by one, as the deleted-pods comparison does, and for each whose
+// classes differ gives upstreamAllows' answer. Once one world has deleted
+// a pod the other still has (an allowed difference before), the two rank
+// different pods: upstreamAllows is then given the simulator's pods as the
+// cluster's objects (simPool). all reports whether every difference has a
+// witness (false when a ReplicaSet's scale-downs differ in number).
+func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0 time.Time) (lines []string, all bool) {
+	all = true
+	names := make([]string, 0, len(sim)+len(real))
+	for rs := range sim {
+		names = append(names, rs)
+	}
+	for rs := range real {
+		if _, ok := sim[rs]; !ok {
+			names = append(names, rs)
+		}
+	}
+	sort.Strings(names)
+	for _, rs := range names {
+		s, r := sim[rs], real[rs]
+		if len(s) != len(r) {
+			lines = append(lines, fmt.Sprintf("%s: %d scale-downs deleted pods in the simulator, %d on the cluster", rs, len(s), len(r)))
+			all = false
+			continue
+		}
+		simGone, realGone, seen := map[string]bool{}, map[string]bool{}, map[string]*corev1.Pod{}
+		for i, d := range r {
+			for _, p := range d.before {
+				seen[p.Name] = p
+			}
+			differs := classesAt(s[i].ranks, s[i].at) != classesAt(rankedDeleted(d), d.ranked)
+			pool, note := simPool(d, simGone, realGone, seen)
+			for _, n := range s[i].pods {
+				simGone[n] = true
+			}
+			for _, n := range d.deleted {
+				realGone[n] = true
+			}
+			if !differs {
+				continue
+			}
+			dd := *d
+			dd.before = pool
+			why, ok := upstreamAllows(&dd, s[i].ranks)
+			why += note
+			all = all && ok
+			verdict := "allowed"
+			if !ok {
+				verdict = "UNEXPLAINED"
+			}
+			lines = append(lines, fmt.Sprintf("%s scale-down %d (−%d, first deletion seen at +%v): %s: %s",
+				rs, i+1, len(d.deleted), d.ranked.Sub(t0).Round(time.Millisecond), verdict, why))
+		}
+	}
+	return lines, all
+}
+
+// simPool are the pods the simulator's world holds at real scale-down d,
+// as the cluster's objects: d's pods, less those the simulator deleted
+// before and the cluster did not, with those the cluster deleted before
+// and the simulator did not (as the recorder last saw them). Pods are
+// matched by name: the steady state's are the same pods in both worlds
+// (steadyPods), a pod either world created has a name of its own and is
+// left as d has it. note says what was changed ("" for nothing).
+func simPool(d *scaleDown, simGone, realGone map[string]bool, seen map[string]*corev1.Pod) ([]*corev1.Pod, string) {
+	var pool []*corev1.Pod
+	less, more := 0, 0
+	in := map[string]bool{}
+	for _, p := range d.before {
+		in[p.Name] = true
+		if simGone[p.Name] && !realGone[p.Name] {
+			less++
+			continue
+		}
+		pool = append(pool, p)
+	}
+	var names []string
+	for n := range realGone {
+		if !simGone[n] && !in[n] && seen[n] != nil {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		pool = append(pool, seen[n])
+		more++
+	}
+	if less == 0 && more == 0 {
+		return pool, ""
+	}
+	return pool, fmt.Sprintf(" (the simulator's pods: the cluster's %d, less %d it deleted before, with %d the cluster deleted before)", len(d.before), less, more)
+}
+
+// rankedDeleted are the ranks of d's deleted pods as DeletionOrder reads
+// them.
+func rankedDeleted(d *scaleDown) []replicaset.Rank {
+	order, ranks := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.ranked)
+	var out []replicaset.Rank
+	for i, p := range order {
+		if slices.Contains(d.deleted, p.Name) {
+			out = append(out, ranks[i])
+		}
+	}
+	return out
+}
