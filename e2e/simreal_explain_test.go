@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -279,4 +281,48 @@ func rankedDeleted(d *scaleDown) []replicaset.Rank {
 		}
 	}
 	return out
+}
+
+// simFailDraws are the simulator's failure draws for the pods it created
+// in run tl, in creation order: true for a pod that never became Ready.
+// The world draws once per pod it creates, in order, whatever the tick, so
+// any run of the scenario tells them: the pods it created (UID "pod-N", N
+// counting the world's pods in creation order) as it holds them at the
+// end. A gap in N (a created pod deleted in the run) would hide a draw, and
+// a pod not Ready but young may not be failing: both stop the test rather
+// than guess.
+func simFailDraws(t *testing.T, tl *simulate.Timeline) []bool {
+	t.Helper()
+	end := tl.Steps[len(tl.Steps)-1].Time
+	type made struct {
+		n     int
+		fails bool
+	}
+	var ms []made
+	for _, ps := range tl.Final.Pods {
+		for _, p := range ps {
+			if p.CreationTimestamp.Time.Before(tl.Start) {
+				continue // the input's
+			}
+			uid := string(p.UID)
+			n, err := strconv.Atoi(strings.TrimPrefix(uid, "pod-"))
+			if err != nil || !strings.HasPrefix(uid, "pod-") {
+				t.Fatalf("simulated pod %s: UID %q is not the world's pod-N", p.Name, uid)
+			}
+			fails := !ready(p)
+			if fails && end.Sub(p.CreationTimestamp.Time) < time.Minute {
+				t.Fatalf("simulated pod %s not Ready %v after its creation: failing or young?", p.Name, end.Sub(p.CreationTimestamp.Time))
+			}
+			ms = append(ms, made{n, fails})
+		}
+	}
+	slices.SortFunc(ms, func(a, b made) int { return a.n - b.n })
+	draws := make([]bool, len(ms))
+	for i, m := range ms {
+		if m.n != ms[0].n+i {
+			t.Fatalf("simulated pods created in the run: pod-%d follows pod-%d, a pod deleted in between hides its draw", m.n, ms[i-1].n)
+		}
+		draws[i] = m.fails
+	}
+	return draws
 }

@@ -56,7 +56,12 @@ type simRealScenario struct {
 	fresh   bool
 	changes []simulate.Change
 	failing string // an image whose pods never become ready
-	want    simulate.Outcome
+	// failureRate and seed: simulate.WithFailureRate and WithSeed. The
+	// driver fails the cluster's k-th pod created in the run when the
+	// simulator's k-th fails (simFailDraws).
+	failureRate float64
+	seed        uint64
+	want        simulate.Outcome
 	// long: only with DEPLOYSYNC_LONG=1 (too slow for CI's budget).
 	long bool
 }
@@ -90,16 +95,16 @@ var simRealScenarios = []simRealScenario{
 	{name: "never ready deadline exceeded", replicas: 10, failing: "nginx:bad",
 		changes: []simulate.Change{simulate.SetImage(0, "web", "nginx:bad")}, want: simulate.DeadlineExceeded, long: true},
 	{name: "rolling 1000 replicas", replicas: 1000, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, long: true},
+	{name: "flaky pods seed 7", replicas: 10, failureRate: 0.2, seed: 7,
+		changes: []simulate.Change{simUpgrade}, want: simulate.DeadlineExceeded, long: true},
 	{name: "min ready seconds", replicas: 4, edit: func(d *appsv1.Deployment) { d.Spec.MinReadySeconds = 10 },
 		changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "new deployment", replicas: 5, fresh: true, want: simulate.Complete},
 }
 
-// simRealExcluded are simulate's scenarios not run here, with the reason.
-var simRealExcluded = map[string]string{
-	"flaky pods seed 7": "which pods fail is the simulator's seeded draw per created pod; a real run cannot be made to fail the same pods " +
-		"without the simulator's creation order, and the rollout then waits 600 s for its deadline",
-}
+// simRealExcluded are simulate's scenarios not run here, with the reason
+// (none now: flaky pods seed 7 runs with the simulator's failure draws).
+var simRealExcluded = map[string]string{}
 
 // The pod timings are simulate's defaults (options.go): the pod
 // driver plays them.
@@ -364,10 +369,15 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	t.Cleanup(startReplicaSetControllerWith(t, cfg, ns, simRealRSWorkers))
 	t.Cleanup(startUpstreamDeploymentController(t, cfg, ns))
 
+	opts := simRealOptions(sc)
 	d := simRealDeployment(sc)
 	d.Namespace = ns
 	var state deploysync.State
 	var t0 time.Time
+	var draws []bool // the simulator's failure draws, per pod created
+	if sc.fresh && sc.failureRate > 0 {
+		t.Fatal("a failure rate is played from the steady state only (simFailDraws runs before the start)")
+	}
 	if sc.fresh {
 		// The apiserver's defaults decide the template's hash: simulate
 		// the Deployment as a dry run of its creation returns it.
@@ -394,6 +404,14 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			t.Fatalf("Steady: %v", err)
 		}
 		state = s
+		if sc.failureRate > 0 {
+			tl, err := simulate.Run(state, append(slices.Clone(opts), simulate.WithTick(time.Second))...)
+			if err != nil {
+				t.Fatalf("simulate.Run for the failure draws: %v", err)
+			}
+			draws = simFailDraws(t, tl)
+			drv.setFailures(draws)
+		}
 		time.Sleep(time.Second)
 		t0 = startOnSecond(drv, rec)
 		// The simulator starts from the cluster's own pods, as the
@@ -422,12 +440,12 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	waitSimReal(t, client, ns, "the rollout", sc.want, budget)
 	real, realDur, deletions := rec.result(t0)
 	realClasses, realDowns := rec.deletedClasses(t0), rec.realDowns()
-
-	opts := []simulate.Option{simulate.WithChanges(sc.changes...), simulate.WithPodStartDelay(simStartDelay),
-		simulate.WithReadinessDelay(simReadyDelay), simulate.WithTerminationDelay(simTerminateDelay),
-		simulate.WithReadyStagger(simRealStagger)}
-	if sc.failing != "" {
-		opts = append(opts, simulate.WithFailingImage(sc.failing))
+	if sc.failureRate > 0 {
+		made, failed := drv.failures()
+		t.Logf("the driver failed %d of the %d pods created in the run, as the simulator's draws say (%d draws)", failed, made, len(draws))
+		if made > len(draws) {
+			t.Errorf("the cluster created %d pods, the simulator %d: the driver had no draw for the rest (not failed)", made, len(draws))
+		}
 	}
 	for _, del := range deletions {
 		t.Logf("real deletion: %s", del.text)
@@ -454,6 +472,11 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		}
 		if tl.Outcome != sc.want {
 			t.Errorf("tick %v: the simulator's outcome is %s, want %s", tick, tl.Outcome, sc.want)
+		}
+		if sc.failureRate > 0 {
+			if got := simFailDraws(t, tl); !slices.Equal(got, draws) {
+				t.Errorf("tick %v: the simulator's failure draws %v are not those the driver played %v", tick, got, draws)
+			}
 		}
 		sim := simResult(state, tl)
 		if os.Getenv("DEPLOYSYNC_SIMREAL_TRACE") == "1" {
@@ -524,6 +547,21 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 
 // simStart is the simulated time of the first change.
 var simStart = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// simRealOptions are the simulator's options for sc: its changes, the
+// driver's pod timings and stagger, its failing image and failure draws.
+func simRealOptions(sc simRealScenario) []simulate.Option {
+	opts := []simulate.Option{simulate.WithChanges(sc.changes...), simulate.WithPodStartDelay(simStartDelay),
+		simulate.WithReadinessDelay(simReadyDelay), simulate.WithTerminationDelay(simTerminateDelay),
+		simulate.WithReadyStagger(simRealStagger)}
+	if sc.failing != "" {
+		opts = append(opts, simulate.WithFailingImage(sc.failing))
+	}
+	if sc.failureRate > 0 {
+		opts = append(opts, simulate.WithFailureRate(sc.failureRate), simulate.WithSeed(sc.seed))
+	}
+	return opts
+}
 
 // simRealDeployment is the scenario's Deployment as simulate builds it
 // (web, nginx:1.27, 25%/25% unless edited), with the pod template's
@@ -1122,7 +1160,7 @@ func summarize(ds []time.Duration) string {
 
 // simDriver plays the simulator's kubelets: a pod runs simStartDelay after
 // it appears, is Ready simReadyDelay after that unless its image is the
-// failing one, and a pod being deleted is removed simTerminateDelay after
+// failing one or the simulator's failure draw fails it (setFailures), and a pod being deleted is removed simTerminateDelay after
 // its deletion began. From setOrigin on, with a stagger, pods become Ready
 // as simulate.WithReadyStagger makes them: one at a time, in slots of the
 // stagger on a grid from the origin, each at the first free slot at or
@@ -1136,6 +1174,9 @@ type simDriver struct {
 	stagger time.Duration
 
 	mu      sync.Mutex
+	failAt  []bool             // per pod created from the origin on, whether it fails (setFailures)
+	made    int                // pods created from the origin on
+	fails   map[types.UID]bool // the pods failAt fails
 	origin  time.Time
 	last    time.Time // the last slot given
 	pending []*corev1.Pod
@@ -1156,8 +1197,33 @@ const simBatchWindow = 150 * time.Millisecond
 func startSimDriver(t *testing.T, client kubernetes.Interface, ns string, rec *simRecorder, failing string, stagger time.Duration) (*simDriver, func()) {
 	p := &simDriver{client: client, rec: rec, failing: failing, stagger: stagger, readyAt: map[types.UID]time.Time{}, due: map[types.UID]time.Time{},
 		seen: map[types.UID]time.Time{}, deleted: map[types.UID]time.Time{}, stage: map[types.UID]int{}, names: map[types.UID]string{},
-		slots: map[types.UID]time.Time{}}
+		slots: map[types.UID]time.Time{}, fails: map[types.UID]bool{}}
 	return p, runOnPods(t, client, ns, 10*time.Millisecond, p.step, informers.WithNamespace(ns))
+}
+
+// setFailures makes the k-th pod first seen from the origin on fail (never
+// Ready) when at[k] holds, as the simulator's k-th created pod does; pods
+// seen in one step are taken in the driver's queue order (creation stamp,
+// then name), and the pods of one batch are alike, so which of them fails
+// changes nothing either world compares.
+func (p *simDriver) setFailures(at []bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failAt = at
+}
+
+// failures are the pods created from the origin on and how many of them
+// setFailures failed.
+func (p *simDriver) failures() (made, failed int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.made, len(p.fails)
+}
+
+// podFails: the pod never becomes Ready (the failing image, or a failure
+// draw). Under p.mu.
+func (p *simDriver) podFails(pod *corev1.Pod) bool {
+	return pod.Spec.Containers[0].Image == p.failing || p.fails[pod.UID]
 }
 
 // setOrigin starts the staggered readiness: slots are origin + k·stagger.
@@ -1258,7 +1324,13 @@ func (p *simDriver) step(ctx context.Context, store cache.Store) error {
 			continue
 		}
 		p.seen[uid], p.names[uid] = now, pod.Name
-		if p.stagger > 0 && !p.origin.IsZero() && pod.Spec.Containers[0].Image != p.failing {
+		if !p.origin.IsZero() {
+			if p.made < len(p.failAt) && p.failAt[p.made] {
+				p.fails[uid] = true
+			}
+			p.made++
+		}
+		if p.stagger > 0 && !p.origin.IsZero() && !p.podFails(pod) {
 			p.pending = append(p.pending, pod)
 		}
 	}
@@ -1294,7 +1366,7 @@ func (p *simDriver) step(ctx context.Context, store cache.Store) error {
 		}
 		since := p.seen[uid]
 		stage := p.stage[uid]
-		failing := pod.Spec.Containers[0].Image == p.failing
+		failing := p.podFails(pod)
 		var patch string
 		stamp := metav1.NewTime(now).UTC().Format(time.RFC3339)
 		readyDue, readyStamp := !now.Before(since.Add(simStartDelay+simReadyDelay)), stamp

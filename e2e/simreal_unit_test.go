@@ -13,7 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/replicaset"
+	"github.com/deploysync/deploysync/simulate"
 )
 
 // TestSimRecorderDeletions feeds the simreal recorder the watch events of
@@ -256,4 +258,55 @@ func TestSimPool(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSimFailDraws checks what the driver relies on to fail the cluster's
+// pods as the simulator fails its own: the draws read from a run are one
+// per created pod, the same at either tick simreal runs, and they are the
+// seed's (another seed draws otherwise).
+func TestSimFailDraws(t *testing.T) {
+	var sc simRealScenario
+	for _, s := range simRealScenarios {
+		if s.failureRate > 0 {
+			sc = s
+		}
+	}
+	if sc.name == "" {
+		t.Fatal("no simreal scenario has a failure rate")
+	}
+	d := deployutil.SetDefaults(simRealDeployment(sc))
+	d.Namespace, d.UID, d.Generation = "simreal", "web-uid", 1
+	state, err := simulate.Steady(d, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws := func(sc simRealScenario, tick time.Duration) []bool {
+		tl, err := simulate.Run(state, append(simRealOptions(sc), simulate.WithTick(tick))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tl.Outcome != sc.want {
+			t.Fatalf("tick %v: outcome %s, want %s", tick, tl.Outcome, sc.want)
+		}
+		return simFailDraws(t, tl)
+	}
+	slow, fast := draws(sc, time.Second), draws(sc, simRealTick)
+	if !slices.Equal(slow, fast) {
+		t.Errorf("draws at 1 s %v, at %v %v: the driver's would depend on the tick", slow, simRealTick, fast)
+	}
+	failed := 0
+	for _, f := range slow {
+		if f {
+			failed++
+		}
+	}
+	if failed == 0 || failed == len(slow) {
+		t.Errorf("%d of %d created pods fail: the scenario tests no draw", failed, len(slow))
+	}
+	other := sc
+	other.seed++
+	if o := draws(other, time.Second); slices.Equal(o, slow) {
+		t.Errorf("seed %d draws as seed %d does (%v): the draws are not read from the run", other.seed, sc.seed, o)
+	}
+	t.Logf("seed %d: %d pods created, failing %v", sc.seed, len(slow), slow)
 }
