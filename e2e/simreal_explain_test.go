@@ -139,6 +139,46 @@ func upstreamAllows(d *scaleDown, want []replicaset.Rank) (string, bool) {
 	if len(want) != n || n > len(d.before) {
 		return fmt.Sprintf("the simulator deleted %d pods, the cluster %d", len(want), n), false
 	}
+	where, ok := rankingWitness(d, want, func(_ []*corev1.Pod, ranks []replicaset.Rank, c time.Time) bool {
+		return classesAt(ranks[:n], c) == classesAt(want, c)
+	})
+	if !ok {
+		return where + ", deletes pods of the simulator's classes", false
+	}
+	return fmt.Sprintf("upstream's ranking of the %d pods deletes pods of the simulator's classes %s", len(d.before), where), true
+}
+
+// upstreamPicks reports whether upstream's ranking of d's pods deletes
+// exactly the pods named want (the simulator's, all of them among d's) at
+// some clock and order upstreamAllows tries, and says at which.
+func upstreamPicks(d *scaleDown, want []string) (string, bool) {
+	n := len(want)
+	if n > len(d.before) {
+		return fmt.Sprintf("the simulator deleted %d of %d pods", n, len(d.before)), false
+	}
+	where, ok := rankingWitness(d, nil, func(order []*corev1.Pod, _ []replicaset.Rank, _ time.Time) bool {
+		for _, p := range order[:n] {
+			if !slices.Contains(want, p.Name) {
+				return false
+			}
+		}
+		return true
+	})
+	if !ok {
+		return where + ", deletes the simulator's very pods", false
+	}
+	return "upstream's ranking deletes the simulator's very pods " + where, true
+}
+
+// rankingWitness looks for a clock of d's window (from the scale-down, less
+// simRankSlack, to its first deletion seen: every bucket edge of d's pods
+// and of extra's) and an order of d's pods (the recorder's, then
+// simRankShuffles seeded shuffles) at which match holds for
+// replicaset.DeletionOrder's result, latest clock first, and says where:
+// "at clocks from X to Y before the first deletion was seen, in ORDER",
+// or, with none, "no clock from X before the first deletion seen to it,
+// in K orders of the N pods".
+func rankingWitness(d *scaleDown, extra []replicaset.Rank, match func([]*corev1.Pod, []replicaset.Rank, time.Time) bool) (string, bool) {
 	onNode := map[string]int{"no-kubelet": len(d.before)}
 	lo, hi := d.at, d.ranked
 	if hi.Before(lo) {
@@ -146,7 +186,7 @@ func upstreamAllows(d *scaleDown, want []replicaset.Rank) (string, bool) {
 	}
 	lo = lo.Add(-simRankSlack)
 	_, ranks := replicaset.DeletionOrder(d.before, onNode, hi)
-	clocks := rankClocks(append(ranks, want...), lo, hi)
+	clocks := rankClocks(append(ranks, extra...), lo, hi)
 	pods := slices.Clone(d.before)
 	for k := 0; k <= simRankShuffles; k++ {
 		if k > 0 {
@@ -156,24 +196,22 @@ func upstreamAllows(d *scaleDown, want []replicaset.Rank) (string, bool) {
 		// The latest clock first: the recorder's own, then earlier ones.
 		for i := len(clocks) - 1; i >= 0; i-- {
 			c := clocks[i]
-			_, ranks := replicaset.DeletionOrder(pods, onNode, c)
-			if classesAt(ranks[:n], c) != classesAt(want, c) {
+			order, ranks := replicaset.DeletionOrder(pods, onNode, c)
+			if !match(order, ranks, c) {
 				continue
 			}
-			order := "the recorder's order (by name)"
+			desc := "the recorder's order (by name)"
 			if k > 0 {
-				order = fmt.Sprintf("cache order %d (a seeded shuffle)", k)
+				desc = fmt.Sprintf("cache order %d (a seeded shuffle)", k)
 			}
 			end := hi
 			if i+1 < len(clocks) {
 				end = clocks[i+1]
 			}
-			return fmt.Sprintf("upstream's ranking of the %d pods deletes pods of the simulator's classes at clocks from %v to %v before the first deletion was seen, in %s",
-				len(pods), hi.Sub(c), hi.Sub(end), order), true
+			return fmt.Sprintf("at clocks from %v to %v before the first deletion was seen, in %s", hi.Sub(c), hi.Sub(end), desc), true
 		}
 	}
-	return fmt.Sprintf("no clock from %v before the first deletion seen to it, in %d orders of the %d pods, deletes pods of the simulator's classes",
-		hi.Sub(lo), simRankShuffles+1, len(d.before)), false
+	return fmt.Sprintf("no clock from %v before the first deletion seen to it, in %d orders of the %d pods", hi.Sub(lo), simRankShuffles+1, len(d.before)), false
 }
 
 // explainDeletions compares the two worlds' scale-downs of each ReplicaSet
@@ -203,12 +241,24 @@ func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0
 			continue
 		}
 		simGone, realGone, seen := map[string]bool{}, map[string]bool{}, map[string]*corev1.Pod{}
+		apart := false // the worlds have deleted different pods
 		for i, d := range r {
 			for _, p := range d.before {
 				seen[p.Name] = p
 			}
 			differs := classesAt(s[i].ranks, s[i].at) != classesAt(rankedDeleted(d), d.ranked)
 			pool, note := simPool(d, simGone, realGone, seen)
+			if !apart && !sameNames(s[i].pods, d.deleted) {
+				apart = true
+				// Where the worlds first part with the same classes: is
+				// the simulator's very choice one upstream could make?
+				// Reported only: the classes, compared, are alike.
+				if !differs && allIn(s[i].pods, d.before) {
+					why, _ := upstreamPicks(d, s[i].pods)
+					lines = append(lines, fmt.Sprintf("%s scale-down %d (−%d, first deletion seen at +%v): the first with other pods of the same classes: %s",
+						rs, i+1, len(d.deleted), d.ranked.Sub(t0).Round(time.Millisecond), why))
+				}
+			}
 			for _, n := range s[i].pods {
 				simGone[n] = true
 			}
@@ -232,6 +282,29 @@ func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0
 		}
 	}
 	return lines, all
+}
+
+// sameNames: a and b name the same pods.
+func sameNames(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, n := range a {
+		if !slices.Contains(b, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// allIn: every pod named in names is one of pods.
+func allIn(names []string, pods []*corev1.Pod) bool {
+	for _, n := range names {
+		if !slices.ContainsFunc(pods, func(p *corev1.Pod) bool { return p.Name == n }) {
+			return false
+		}
+	}
+	return true
 }
 
 // simPool are the pods the simulator's world holds at real scale-down d,

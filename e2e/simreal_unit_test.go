@@ -218,6 +218,30 @@ func TestUpstreamAllows(t *testing.T) {
 			}
 		})
 	}
+	// upstreamPicks asks the same of the very pods, not their classes.
+	w := pod("w", 0, 5*time.Second)
+	for _, tt := range []struct {
+		name   string
+		d      *scaleDown
+		want   []string
+		ok     bool
+		says   string
+		reason string
+	}{
+		{"picks: the cluster's own", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y"}},
+			[]string{"3-y"}, true, "the recorder's order", "in the recorder's order upstream deletes y"},
+		{"picks: the cycle's other pod", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y"}},
+			[]string{"1-x"}, true, "cache order", "an order with z before y deletes x"},
+		{"picks: never first", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, w}, deleted: []string{"w"}},
+			[]string{"1-x"}, false, "no clock", "w is not ready: upstream deletes it before x in every order"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			why, ok := upstreamPicks(tt.d, tt.want)
+			if ok != tt.ok || !strings.Contains(why, tt.says) {
+				t.Errorf("upstreamPicks = %v, %q; want %v and %q (%s)", ok, why, tt.ok, tt.says, tt.reason)
+			}
+		})
+	}
 }
 
 // TestSimPool rebuilds the simulator's pods at a real scale-down from the
