@@ -217,10 +217,12 @@ func rankingWitness(d *scaleDown, extra []replicaset.Rank, match func([]*corev1.
 // explainDeletions compares the two worlds' scale-downs of each ReplicaSet
 // one by one, as the deleted-pods comparison does, and for each whose
 // classes differ gives upstreamAllows' answer. Once one world has deleted
-// a pod the other still has (an allowed difference before), the two rank
-// different pods: upstreamAllows is then given the simulator's pods as the
-// cluster's objects (simPool). all reports whether every difference has a
-// witness (false when a ReplicaSet's scale-downs differ in number).
+// a pod the other still has (other pods of the same classes, or an allowed
+// difference), the two rank different pods: upstreamAllows is then given
+// the simulator's pods as the cluster's objects (simPool); where they
+// first part with the same classes, a line reports upstreamPicks' answer.
+// all reports whether every difference has a witness (false when a
+// ReplicaSet's scale-downs differ in number).
 func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0 time.Time) (lines []string, all bool) {
 	all = true
 	names := make([]string, 0, len(sim)+len(real))

@@ -464,7 +464,7 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	rec.mu.Unlock()
 	// The named scenario as simulate runs it (tick 1s), and with the tick
 	// at the measured latency of one controller's reaction (simRealTick).
-	exact := map[time.Duration]simVerdict{}
+	verdicts := map[time.Duration]simVerdict{}
 	for _, tick := range []time.Duration{time.Second, simRealTick} {
 		tl, err := simulate.Run(state, append(slices.Clone(opts), simulate.WithTick(tick))...)
 		if err != nil {
@@ -523,9 +523,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		}
 		switch {
 		case len(diffs) == 0:
-			exact[tick] = simExact
+			verdicts[tick] = simExact
 		case len(diffs) == 1 && deletionsAllowed:
-			exact[tick] = simAllowed
+			verdicts[tick] = simAllowed
 		}
 		for _, d := range diffs {
 			if simRealStrict || d.asserted && tick == simRealTick {
@@ -539,10 +539,10 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		// Timing on 2 shared cores is noisy: the 10% criterion is
 		// reported, not asserted (see the README).
 		t.Logf("tick %v: %v; duration simulated %v, real %v (real/simulated %.3f, within 10%%: %v); scaling writes simulated %d, real %d; peak pods %d/%d, lowest availability %d/%d (simulated/real)",
-			tick, exact[tick], simDur, realDur.Round(time.Millisecond), ratio, ratio >= 0.9 && ratio <= 1.1,
+			tick, verdicts[tick], simDur, realDur.Round(time.Millisecond), ratio, ratio >= 0.9 && ratio <= 1.1,
 			len(sim.Scales), len(real.Scales), sim.PeakPods, real.PeakPods, sim.MinAvailable, real.MinAvailable)
 	}
-	return exact
+	return verdicts
 }
 
 // simStart is the simulated time of the first change.
@@ -1160,8 +1160,9 @@ func summarize(ds []time.Duration) string {
 
 // simDriver plays the simulator's kubelets: a pod runs simStartDelay after
 // it appears, is Ready simReadyDelay after that unless its image is the
-// failing one or the simulator's failure draw fails it (setFailures), and a pod being deleted is removed simTerminateDelay after
-// its deletion began. From setOrigin on, with a stagger, pods become Ready
+// failing one or the simulator's failure draw fails it (setFailures), and
+// a pod being deleted is removed simTerminateDelay after its deletion
+// began. From setOrigin on, with a stagger, pods become Ready
 // as simulate.WithReadyStagger makes them: one at a time, in slots of the
 // stagger on a grid from the origin, each at the first free slot at or
 // after its due time (a batch's due time being its first pod's). The pods
