@@ -11,6 +11,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/kubernetes/pkg/controller"
 
 	"github.com/deploysync/deploysync/replicaset"
 	"github.com/deploysync/deploysync/simulate"
@@ -173,45 +175,142 @@ func upstreamPicks(d *scaleDown, want []string) (string, bool) {
 // rankingWitness looks for a clock of d's window (from the scale-down, less
 // simRankSlack, to its first deletion seen: every bucket edge of d's pods
 // and of extra's) and an order of d's pods (the recorder's, then
-// simRankShuffles seeded shuffles) at which match holds for
-// replicaset.DeletionOrder's result, latest clock first, and says where:
-// "at clocks from X to Y before the first deletion was seen, in ORDER",
-// or, with none, "no clock from X before the first deletion seen to it,
-// in K orders of the N pods".
+// simRankShuffles seeded shuffles) at which match holds for upstream's
+// ranking (upstreamOrder), latest clock first, and says where: "at clocks
+// from X to Y before the first deletion was seen, in ORDER", or, with
+// none, "no clock from X before the first deletion seen to it, in K
+// orders of the N pods". At every clock and order it tries,
+// replicaset.DeletionOrder must give upstream's very order; where it does
+// not, rankingWitness says so and reports no witness.
 func rankingWitness(d *scaleDown, extra []replicaset.Rank, match func([]*corev1.Pod, []replicaset.Rank, time.Time) bool) (string, bool) {
-	onNode := map[string]int{"no-kubelet": len(d.before)}
 	lo, hi := d.at, d.ranked
 	if hi.Before(lo) {
 		lo = hi
 	}
 	lo = lo.Add(-simRankSlack)
-	_, ranks := replicaset.DeletionOrder(d.before, onNode, hi)
+	_, ranks := replicaset.DeletionOrder(d.before, simOnNode(d.before), hi)
 	clocks := rankClocks(append(ranks, extra...), lo, hi)
 	pods := slices.Clone(d.before)
 	for k := 0; k <= simRankShuffles; k++ {
-		if k > 0 {
-			rnd := rand.New(rand.NewPCG(uint64(k), 27))
-			rnd.Shuffle(len(pods), func(i, j int) { pods[i], pods[j] = pods[j], pods[i] })
-		}
+		shuffle(pods, k)
 		// The latest clock first: the recorder's own, then earlier ones.
 		for i := len(clocks) - 1; i >= 0; i-- {
 			c := clocks[i]
-			order, ranks := replicaset.DeletionOrder(pods, onNode, c)
+			order, ranks, err := upstreamOrder(pods, c)
+			if err != nil {
+				return fmt.Sprintf("%v, in %s", err, orderName(k)), false
+			}
 			if !match(order, ranks, c) {
 				continue
-			}
-			desc := "the recorder's order (by name)"
-			if k > 0 {
-				desc = fmt.Sprintf("cache order %d (a seeded shuffle)", k)
 			}
 			end := hi
 			if i+1 < len(clocks) {
 				end = clocks[i+1]
 			}
-			return fmt.Sprintf("at clocks from %v to %v before the first deletion was seen, in %s", hi.Sub(c), hi.Sub(end), desc), true
+			return fmt.Sprintf("at clocks from %v to %v before the first deletion was seen, in %s", hi.Sub(c), hi.Sub(end), orderName(k)), true
 		}
 	}
 	return fmt.Sprintf("no clock from %v before the first deletion seen to it, in %d orders of the %d pods", hi.Sub(lo), simRankShuffles+1, len(d.before)), false
+}
+
+// shuffle makes pods cache order k of rankingWitness and orderCensus: for
+// k > 0 a shuffle seeded with k of the order pods are in (k = 0 leaves
+// them, the recorder's order, as they are).
+func shuffle(pods []*corev1.Pod, k int) {
+	if k == 0 {
+		return
+	}
+	rnd := rand.New(rand.NewPCG(uint64(k), 27))
+	rnd.Shuffle(len(pods), func(i, j int) { pods[i], pods[j] = pods[j], pods[i] })
+}
+
+// orderName names cache order k.
+func orderName(k int) string {
+	if k == 0 {
+		return "the recorder's order (by name)"
+	}
+	return fmt.Sprintf("cache order %d (a seeded shuffle)", k)
+}
+
+// simOnNode counts the active pods per node among pods: the related pods
+// upstream counts per node, for the e2e cluster, where every pod of a
+// Deployment is on the one node no-kubelet and so each pod's count is the
+// same.
+func simOnNode(pods []*corev1.Pod) map[string]int {
+	on := map[string]int{}
+	for _, p := range pods {
+		if controller.IsPodActive(p) {
+			on[p.Spec.NodeName]++
+		}
+	}
+	return on
+}
+
+// upstreamOrder sorts a copy of pods as kube-controller-manager's
+// ReplicaSet controller does before a scale-down (getPodsToDelete):
+// sort.Sort of pkg/controller's ActivePodsWithRanks, each pod ranked by
+// simOnNode's count of its node, at clock now. It returns the order with
+// each pod's replicaset.Rank, and an error naming the first place where
+// replicaset.DeletionOrder, given the same pods, order and clock, orders
+// them otherwise: the library's ranking checked against upstream's code on
+// every ranking the witness search tries.
+func upstreamOrder(pods []*corev1.Pod, now time.Time) ([]*corev1.Pod, []replicaset.Rank, error) {
+	onNode := simOnNode(pods)
+	up := controller.ActivePodsWithRanks{Pods: slices.Clone(pods), Rank: make([]int, len(pods)), Now: metav1.NewTime(now)}
+	for i, p := range up.Pods {
+		up.Rank[i] = onNode[p.Spec.NodeName]
+	}
+	sort.Sort(up)
+	ours, ranks := replicaset.DeletionOrder(pods, onNode, now)
+	for i := range ours {
+		if ours[i] != up.Pods[i] {
+			return nil, nil, fmt.Errorf("replicaset.DeletionOrder differs from upstream's ActivePodsWithRanks at clock %s: position %d is %s, upstream's %s",
+				now.Format(time.RFC3339Nano), i, ours[i].Name, up.Pods[i].Name)
+		}
+	}
+	return up.Pods, ranks, nil
+}
+
+// simRankCensus is how many cache orders orderCensus sorts the pods in.
+const simRankCensus = 256
+
+// census is orderCensus' count: of orders sorted, how many different sets
+// of classes the deleted places hold (sets), and in how many orders they
+// are the cluster's (real) and the simulator's (sim).
+type census struct {
+	pods, orders, sets, real, sim int
+}
+
+func (c census) String() string {
+	return fmt.Sprintf("at the recorder's clock upstream's ranking of the %d pods in %d cache orders deletes %d different sets of classes: "+
+		"the cluster's in %d, the simulator's in %d", c.pods, c.orders, c.sets, c.real, c.sim)
+}
+
+// orderCensus sorts d's pods as upstream does at the recorder's clock
+// (d.ranked) in simRankCensus cache orders (the recorder's, then seeded
+// shuffles) and counts the different sets of classes the first
+// len(d.deleted) make, and the orders in which they are the cluster's
+// and those of sim (the simulator's deleted pods), all read at that
+// clock. Where there is more than one set, the classes a scale-down
+// deletes at that clock are decided by the order the ReplicaSet
+// controller's cache lists the pods in, a Go map's.
+func orderCensus(d *scaleDown, sim []replicaset.Rank) (census, error) {
+	n := len(d.deleted)
+	if n > len(d.before) {
+		return census{}, fmt.Errorf("%d deleted of %d pods", n, len(d.before))
+	}
+	real, simCls := classesAt(rankedDeleted(d), d.ranked), classesAt(sim, d.ranked)
+	tally := map[string]int{}
+	pods := slices.Clone(d.before)
+	for k := 0; k < simRankCensus; k++ {
+		shuffle(pods, k)
+		_, ranks, err := upstreamOrder(pods, d.ranked)
+		if err != nil {
+			return census{}, err
+		}
+		tally[classesAt(ranks[:n], d.ranked)]++
+	}
+	return census{pods: len(d.before), orders: simRankCensus, sets: len(tally), real: tally[real], sim: tally[simCls]}, nil
 }
 
 // explainDeletions compares the two worlds' scale-downs of each ReplicaSet
@@ -274,6 +373,16 @@ func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0
 			dd.before = pool
 			why, ok := upstreamAllows(&dd, s[i].ranks)
 			why += note
+			if note == "" {
+				// The worlds hold the same pods: how much of the choice
+				// the cache's order decides.
+				c, err := orderCensus(d, s[i].ranks)
+				if err != nil {
+					why, ok = why+"; "+err.Error(), false
+				} else {
+					why += "; " + c.String()
+				}
+			}
 			all = all && ok
 			verdict := "allowed"
 			if !ok {

@@ -148,6 +148,31 @@ func TestSimRecorderOvertaken(t *testing.T) {
 	}
 }
 
+// witnessT is the clock of the witness tests' scale-downs.
+var witnessT = time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+
+// witnessPod is a running pod on the e2e cluster's node, created
+// createdAgo before witnessT and, for readyAgo > 0, Ready since readyAgo
+// before it; its UID is its name.
+func witnessPod(name string, readyAgo, createdAgo time.Duration) *corev1.Pod {
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name), CreationTimestamp: metav1.NewTime(witnessT.Add(-createdAgo))},
+		Spec:       corev1.PodSpec{NodeName: "no-kubelet"},
+		Status:     corev1.PodStatus{Phase: corev1.PodRunning},
+	}
+	if readyAgo > 0 {
+		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
+			LastTransitionTime: metav1.NewTime(witnessT.Add(-readyAgo))}}
+	}
+	return p
+}
+
+// witnessRank is p's replicaset.Rank.
+func witnessRank(p *corev1.Pod) replicaset.Rank {
+	_, r := replicaset.DeletionOrder([]*corev1.Pod{p}, nil, witnessT)
+	return r[0]
+}
+
 // TestUpstreamAllows gives upstreamAllows real scale-downs and a
 // simulator's choice that differs in rank class, and checks the witness it
 // finds (or that it finds none) against what upstream's ranking does with
@@ -155,23 +180,8 @@ func TestSimRecorderOvertaken(t *testing.T) {
 // or the cache's order decides among three pods upstream's comparison
 // orders in a cycle.
 func TestUpstreamAllows(t *testing.T) {
-	T := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
-	pod := func(name string, readyAgo, createdAgo time.Duration) *corev1.Pod {
-		p := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name), CreationTimestamp: metav1.NewTime(T.Add(-createdAgo))},
-			Spec:       corev1.PodSpec{NodeName: "no-kubelet"},
-			Status:     corev1.PodStatus{Phase: corev1.PodRunning},
-		}
-		if readyAgo > 0 {
-			p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
-				LastTransitionTime: metav1.NewTime(T.Add(-readyAgo))}}
-		}
-		return p
-	}
-	rank := func(p *corev1.Pod) replicaset.Rank {
-		_, r := replicaset.DeletionOrder([]*corev1.Pod{p}, nil, T)
-		return r[0]
-	}
+	T := witnessT
+	pod, rank := witnessPod, witnessRank
 	// Ready 8.6 s ago: bucket 33 at T (2^33 ns is 8.59 s), 32 until 10 ms
 	// before it. At T upstream deletes b (ready 5 s ago, bucket 32); 10 ms
 	// or more earlier a and b tie in bucket 32 and the lower UID, a, goes.
@@ -239,6 +249,53 @@ func TestUpstreamAllows(t *testing.T) {
 			why, ok := upstreamPicks(tt.d, tt.want)
 			if ok != tt.ok || !strings.Contains(why, tt.says) {
 				t.Errorf("upstreamPicks = %v, %q; want %v and %q (%s)", ok, why, tt.ok, tt.says, tt.reason)
+			}
+		})
+	}
+}
+
+// TestOrderCensus counts the classes upstream's own ranking
+// (pkg/controller's ActivePodsWithRanks, through upstreamOrder, which
+// also holds replicaset.DeletionOrder to it) deletes over cache orders of
+// the same pods at one clock.
+func TestOrderCensus(t *testing.T) {
+	T, pod, rank := witnessT, witnessPod, witnessRank
+	// TestUpstreamAllows' cycle: x before z, z before y, y before x; y
+	// and z are of one class (ready and created in bucket 36), x of
+	// another (created in bucket 37).
+	x, y, z := pod("1-x", 100*time.Second, 140*time.Second), pod("3-y", 100*time.Second, 100500*time.Millisecond),
+		pod("2-z", 110*time.Second, 120*time.Second)
+	a, b := pod("a", 8600*time.Millisecond, 10*time.Second), pod("b", 5*time.Second, 10*time.Second)
+	for _, tt := range []struct {
+		name      string
+		d         *scaleDown
+		sim       []replicaset.Rank
+		sets      int
+		real, simToo bool // some orders give the cluster's, the simulator's classes
+		reason    string
+	}{
+		{"the cycle decides", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y"}},
+			[]replicaset.Rank{rank(x)}, 2, true, true,
+			"in [x, y, z] y goes first, in [x, z, y] x, in [y, z, x] z: two classes, by the order alone"},
+		{"buckets decide", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{a, b}, deleted: []string{"b"}},
+			[]replicaset.Rank{rank(a)}, 1, true, false,
+			"at T a is ready in bucket 33, b in 32: b goes first in every order"},
+		{"the same pods, two deleted", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y", "2-z"}},
+			[]replicaset.Rank{rank(x), rank(z)}, 2, true, true,
+			"two of the cycle go: y and z in some orders ([y, z, x] sorts to [z, y, x]), x with one of them in others ([x, y, z] to [y, x, z])"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := orderCensus(tt.d, tt.sim)
+			if err != nil {
+				t.Fatalf("orderCensus: %v", err)
+			}
+			if c.sets != tt.sets || (c.real > 0) != tt.real || (c.sim > 0) != tt.simToo || c.orders != simRankCensus || c.pods != len(tt.d.before) {
+				t.Errorf("census %+v (%v): want %d sets, the cluster's in some orders %v, the simulator's %v (%s)", c, c, tt.sets, tt.real, tt.simToo, tt.reason)
+			}
+			// Two sets, the cluster's and the simulator's: every order
+			// gives one of them.
+			if tt.sets == 2 && tt.real && tt.simToo && c.real+c.sim != c.orders {
+				t.Errorf("census %+v: the two sets should fill the %d orders (%s)", c, c.orders, tt.reason)
 			}
 		})
 	}
