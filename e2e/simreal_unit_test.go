@@ -267,12 +267,12 @@ func TestOrderCensus(t *testing.T) {
 		pod("2-z", 110*time.Second, 120*time.Second)
 	a, b := pod("a", 8600*time.Millisecond, 10*time.Second), pod("b", 5*time.Second, 10*time.Second)
 	for _, tt := range []struct {
-		name      string
-		d         *scaleDown
-		sim       []replicaset.Rank
-		sets      int
+		name         string
+		d            *scaleDown
+		sim          []replicaset.Rank
+		sets         int
 		real, simToo bool // some orders give the cluster's, the simulator's classes
-		reason    string
+		reason       string
 	}{
 		{"the cycle decides", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y"}},
 			[]replicaset.Rank{rank(x)}, 2, true, true,
