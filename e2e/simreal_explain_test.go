@@ -274,43 +274,60 @@ func upstreamOrder(pods []*corev1.Pod, now time.Time) ([]*corev1.Pod, []replicas
 // simRankCensus is how many cache orders orderCensus sorts the pods in.
 const simRankCensus = 256
 
-// census is orderCensus' count: of orders sorted, how many different sets
-// of classes the deleted places hold (sets), and in how many orders they
-// are the cluster's (real) and the simulator's (sim).
+// census is orderCensus' count over the orders sorted: how many different
+// sets of classes the deleted places hold (sets), in how many orders they
+// are the cluster's (real) and the simulator's (sim); how many different
+// sets of pods (podSets), in how many orders the cluster's very pods
+// (realPods) and the simulator's (simPods, where all of them are among
+// the cluster's).
 type census struct {
 	pods, orders, sets, real, sim int
+	podSets, realPods, simPods    int
 }
 
 func (c census) String() string {
-	return fmt.Sprintf("at the recorder's clock upstream's ranking of the %d pods in %d cache orders deletes %d different sets of classes: "+
-		"the cluster's in %d, the simulator's in %d", c.pods, c.orders, c.sets, c.real, c.sim)
+	return fmt.Sprintf("at the recorder's clock upstream's ranking of the %d pods in %d cache orders deletes %d different sets of classes "+
+		"(the cluster's in %d, the simulator's in %d) and %d different sets of pods (the cluster's own in %d, the simulator's in %d)",
+		c.pods, c.orders, c.sets, c.real, c.sim, c.podSets, c.realPods, c.simPods)
 }
 
 // orderCensus sorts d's pods as upstream does at the recorder's clock
 // (d.ranked) in simRankCensus cache orders (the recorder's, then seeded
-// shuffles) and counts the different sets of classes the first
-// len(d.deleted) make, and the orders in which they are the cluster's
-// and those of sim (the simulator's deleted pods), all read at that
-// clock. Where there is more than one set, the classes a scale-down
-// deletes at that clock are decided by the order the ReplicaSet
-// controller's cache lists the pods in, a Go map's.
-func orderCensus(d *scaleDown, sim []replicaset.Rank) (census, error) {
+// shuffles) and counts the different sets of classes, and of pods, the
+// first len(d.deleted) make, and the orders in which they are the
+// cluster's and the simulator's (its deleted pods' ranks sim and names
+// simNames), classes read at that clock. Where there is more than one
+// set, what a scale-down deletes at that clock is decided by the order
+// the ReplicaSet controller's cache lists the pods in, a Go map's.
+func orderCensus(d *scaleDown, sim []replicaset.Rank, simNames []string) (census, error) {
 	n := len(d.deleted)
 	if n > len(d.before) {
 		return census{}, fmt.Errorf("%d deleted of %d pods", n, len(d.before))
 	}
+	key := func(names []string) string {
+		names = slices.Clone(names)
+		slices.Sort(names)
+		return strings.Join(names, ",")
+	}
 	real, simCls := classesAt(rankedDeleted(d), d.ranked), classesAt(sim, d.ranked)
-	tally := map[string]int{}
+	realPods, simPods := key(d.deleted), key(simNames)
+	tally, podTally := map[string]int{}, map[string]int{}
 	pods := slices.Clone(d.before)
 	for k := 0; k < simRankCensus; k++ {
 		shuffle(pods, k)
-		_, ranks, err := upstreamOrder(pods, d.ranked)
+		order, ranks, err := upstreamOrder(pods, d.ranked)
 		if err != nil {
 			return census{}, err
 		}
 		tally[classesAt(ranks[:n], d.ranked)]++
+		names := make([]string, n)
+		for i, p := range order[:n] {
+			names[i] = p.Name
+		}
+		podTally[key(names)]++
 	}
-	return census{pods: len(d.before), orders: simRankCensus, sets: len(tally), real: tally[real], sim: tally[simCls]}, nil
+	return census{pods: len(d.before), orders: simRankCensus, sets: len(tally), real: tally[real], sim: tally[simCls],
+		podSets: len(podTally), realPods: podTally[realPods], simPods: podTally[simPods]}, nil
 }
 
 // explainDeletions compares the two worlds' scale-downs of each ReplicaSet
@@ -356,6 +373,11 @@ func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0
 				// Reported only: the classes, compared, are alike.
 				if !differs && allIn(s[i].pods, d.before) {
 					why, _ := upstreamPicks(d, s[i].pods)
+					if c, err := orderCensus(d, s[i].ranks, s[i].pods); err != nil {
+						why += "; " + err.Error()
+					} else {
+						why += "; " + c.String()
+					}
 					lines = append(lines, fmt.Sprintf("%s scale-down %d (−%d, first deletion seen at +%v): the first with other pods of the same classes: %s",
 						rs, i+1, len(d.deleted), d.ranked.Sub(t0).Round(time.Millisecond), why))
 				}
@@ -376,7 +398,7 @@ func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0
 			if note == "" {
 				// The worlds hold the same pods: how much of the choice
 				// the cache's order decides.
-				c, err := orderCensus(d, s[i].ranks)
+				c, err := orderCensus(d, s[i].ranks, s[i].pods)
 				if err != nil {
 					why, ok = why+"; "+err.Error(), false
 				} else {

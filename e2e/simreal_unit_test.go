@@ -270,27 +270,31 @@ func TestOrderCensus(t *testing.T) {
 		name         string
 		d            *scaleDown
 		sim          []replicaset.Rank
+		simPods      []string
 		sets         int
+		podSets      int
 		real, simToo bool // some orders give the cluster's, the simulator's classes
 		reason       string
 	}{
 		{"the cycle decides", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y"}},
-			[]replicaset.Rank{rank(x)}, 2, true, true,
+			[]replicaset.Rank{rank(x)}, []string{"1-x"}, 2, 3, true, true,
 			"in [x, y, z] y goes first, in [x, z, y] x, in [y, z, x] z: two classes, by the order alone"},
 		{"buckets decide", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{a, b}, deleted: []string{"b"}},
-			[]replicaset.Rank{rank(a)}, 1, true, false,
+			[]replicaset.Rank{rank(a)}, []string{"a"}, 1, 1, true, false,
 			"at T a is ready in bucket 33, b in 32: b goes first in every order"},
 		{"the same pods, two deleted", &scaleDown{at: T, ranked: T, before: []*corev1.Pod{x, y, z}, deleted: []string{"3-y", "2-z"}},
-			[]replicaset.Rank{rank(x), rank(z)}, 2, true, true,
+			[]replicaset.Rank{rank(x), rank(z)}, []string{"1-x", "2-z"}, 2, 3, true, true,
 			"two of the cycle go: y and z in some orders ([y, z, x] sorts to [z, y, x]), x with one of them in others ([x, y, z] to [y, x, z])"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := orderCensus(tt.d, tt.sim)
+			c, err := orderCensus(tt.d, tt.sim, tt.simPods)
 			if err != nil {
 				t.Fatalf("orderCensus: %v", err)
 			}
-			if c.sets != tt.sets || (c.real > 0) != tt.real || (c.sim > 0) != tt.simToo || c.orders != simRankCensus || c.pods != len(tt.d.before) {
-				t.Errorf("census %+v (%v): want %d sets, the cluster's in some orders %v, the simulator's %v (%s)", c, c, tt.sets, tt.real, tt.simToo, tt.reason)
+			if c.sets != tt.sets || (c.real > 0) != tt.real || (c.sim > 0) != tt.simToo || c.orders != simRankCensus || c.pods != len(tt.d.before) ||
+				c.podSets != tt.podSets || (c.simPods > 0) != tt.simToo || c.realPods == 0 {
+				t.Errorf("census %+v (%v): want %d sets of classes and %d of pods, the cluster's in some orders %v, the simulator's %v (%s)",
+					c, c, tt.sets, tt.podSets, tt.real, tt.simToo, tt.reason)
 			}
 			// Two sets, the cluster's and the simulator's: every order
 			// gives one of them.
