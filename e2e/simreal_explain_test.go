@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -246,6 +247,11 @@ func simOnNode(pods []*corev1.Pod) map[string]int {
 	return on
 }
 
+// upstreamSorts counts upstreamOrder's rankings and upstreamMismatches
+// those where replicaset.DeletionOrder's order differed, for simreal's
+// summary, which fails on a mismatch.
+var upstreamSorts, upstreamMismatches atomic.Int64
+
 // upstreamOrder sorts a copy of pods as kube-controller-manager's
 // ReplicaSet controller does before a scale-down (getPodsToDelete):
 // sort.Sort of pkg/controller's ActivePodsWithRanks, each pod ranked by
@@ -261,9 +267,11 @@ func upstreamOrder(pods []*corev1.Pod, now time.Time) ([]*corev1.Pod, []replicas
 		up.Rank[i] = onNode[p.Spec.NodeName]
 	}
 	sort.Sort(up)
+	upstreamSorts.Add(1)
 	ours, ranks := replicaset.DeletionOrder(pods, onNode, now)
 	for i := range ours {
 		if ours[i] != up.Pods[i] {
+			upstreamMismatches.Add(1)
 			return nil, nil, fmt.Errorf("replicaset.DeletionOrder differs from upstream's ActivePodsWithRanks at clock %s: position %d is %s, upstream's %s",
 				now.Format(time.RFC3339Nano), i, ours[i].Name, up.Pods[i].Name)
 		}

@@ -153,6 +153,8 @@ func testSimReal(t *testing.T, cfg *restclient.Config) {
 	var mu sync.Mutex
 	var ran []string
 	var lags simLags
+	// The rankings of this run only (the unit tests sort too).
+	sorts0, mismatches0 := upstreamSorts.Load(), upstreamMismatches.Load()
 	exact := map[time.Duration][]string{}
 	allowed := map[time.Duration][]string{}
 	group := func(name string, wantLong bool) {
@@ -188,9 +190,14 @@ func testSimReal(t *testing.T, cfg *restclient.Config) {
 		"pod Ready → Deployment controller's next scaling write (within 1 s) %s", summarize(lags.rs), summarize(lags.dc))
 	t.Logf("simreal, deletions: %d scale-downs; the pods deleted are replicaset.DeletionOrder's first on %d, consistent with its ranking "+
 		"up to ties (pairwise) on %d, one or the other on %d; DeletionOrder's own first at a clock up to 500 ms earlier on %d; "+
-		"of DeletionOrder's classes at a clock and cache order upstreamAllows tries (or the same pods) on %d; "+
-		"overtaken by another ReplicaSet's creates on %d (ReplicaSet workers %d)",
-		lags.scaleDowns, lags.sameDels, lags.consistDels, lags.explained, lags.atSomeClock, lags.allowed, lags.overtaken, simRealRSWorkers)
+		"of the classes of upstream's own ranking (ActivePodsWithRanks) at a clock and cache order upstreamAllows tries (or the same pods) on %d; "+
+		"overtaken by another ReplicaSet's creates on %d (ReplicaSet workers %d); "+
+		"replicaset.DeletionOrder gave upstream's very order on %d of the %d rankings sorted both ways",
+		lags.scaleDowns, lags.sameDels, lags.consistDels, lags.explained, lags.atSomeClock, lags.allowed, lags.overtaken, simRealRSWorkers,
+		(upstreamSorts.Load()-sorts0)-(upstreamMismatches.Load()-mismatches0), upstreamSorts.Load()-sorts0)
+	if n := upstreamMismatches.Load() - mismatches0; n > 0 {
+		t.Errorf("replicaset.DeletionOrder ordered the pods otherwise than upstream's ActivePodsWithRanks on %d rankings (the lines above name them)", n)
+	}
 	for _, tick := range []time.Duration{time.Second, simRealTick} {
 		t.Logf("simreal, tick %v: %d of %d scenarios predicted exactly on a real control plane (exact: %s); "+
 			"%d more alike but for deleted pods whose classes upstream's ranking on the cluster's pods allows (%s)",
@@ -517,6 +524,12 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 				text += "\nreported, not asserted: every difference is a choice upstream's ranking allows"
 			}
 			diffs = append(diffs, difference{text, !ok})
+		} else if tick == simRealTick {
+			// The same classes: where the worlds first deleted other pods
+			// of them, how much of that the cache's order decides.
+			if lines, _ := explainDeletions(simDowns(tl, t0), realDowns, t0); len(lines) > 0 {
+				t.Logf("tick %v: deleted pods of the same classes; where the worlds first chose other pods of them:\n  %s", tick, strings.Join(lines, "\n  "))
+			}
 		}
 		if sim.MinAvailable != real.MinAvailable {
 			diffs = append(diffs, difference{fmt.Sprintf("lowest availability: simulated %d, real %d", sim.MinAvailable, real.MinAvailable), true})
