@@ -372,7 +372,9 @@ func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0
 			for _, p := range d.before {
 				seen[p.Name] = p
 			}
-			differs := classesAt(s[i].ranks, s[i].at) != classesAt(rankedDeleted(d), d.ranked)
+			// Both worlds' pods read at the cluster's clock, as
+			// simDeletedClasses compares them.
+			differs := classesAt(s[i].ranks, d.ranked) != classesAt(rankedDeleted(d), d.ranked)
 			pool, note := simPool(d, simGone, realGone, seen)
 			if !apart && !sameNames(s[i].pods, d.deleted) {
 				apart = true

@@ -512,8 +512,8 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			diffs = append(diffs, difference{text, len(real.Overtaken) == 0})
 		}
 		deletionsAllowed := false
-		if diff := cmp.Diff(simDeletedClasses(tl), realClasses); diff != "" {
-			text := fmt.Sprintf("deleted pods differ (per ReplicaSet, one entry per scale-down: the pods' ranks; -simulated +real):\n%s", diff)
+		if diff := cmp.Diff(simDeletedClasses(tl, t0, realDowns), realClasses); diff != "" {
+			text := fmt.Sprintf("deleted pods differ (per ReplicaSet, one entry per scale-down: the pods' ranks at the cluster's clock; -simulated +real):\n%s", diff)
 			// A difference upstream's own ranking allows on the
 			// cluster's pods (its clock, its cache's order) is
 			// reported with the witness; any other is asserted.
@@ -1460,12 +1460,23 @@ func rankClass(r replicaset.Rank, now time.Time) string {
 }
 
 // simDeletedClasses are the simulator's deletions (Step.Deleted) per
-// ReplicaSet, one entry per scale-down: the sorted classes of the pods.
-func simDeletedClasses(tl *simulate.Timeline) map[string][]string {
+// ReplicaSet, one entry per scale-down: the sorted classes of the pods,
+// read at the clock at which the cluster's scale-down of the same place
+// (real, per ReplicaSet, in order) ranked, and at the simulator's own
+// step where the cluster has none. A class is a pod's rank at a clock:
+// the same pods read at two clocks milliseconds apart fall on either side
+// of a bucket edge now and then, so the two worlds' choices are compared
+// at one clock, the cluster's; a choice that differs at that clock is a
+// difference (explainDeletions).
+func simDeletedClasses(tl *simulate.Timeline, t0 time.Time, real map[string][]*scaleDown) map[string][]string {
 	out := map[string][]string{}
-	for rs, downs := range simDowns(tl, tl.Start) {
-		for _, d := range downs {
-			out[rs] = append(out[rs], classesAt(d.ranks, d.at))
+	for rs, downs := range simDowns(tl, t0) {
+		for i, d := range downs {
+			at := d.at
+			if i < len(real[rs]) {
+				at = real[rs][i].ranked
+			}
+			out[rs] = append(out[rs], classesAt(d.ranks, at))
 		}
 	}
 	return out

@@ -395,3 +395,35 @@ func TestSimFailDraws(t *testing.T) {
 	}
 	t.Logf("seed %d: %d pods created, failing %v", sc.seed, len(slow), slow)
 }
+
+// TestSimDeletedClasses reads the simulator's deleted pods at the
+// cluster's clock of the same scale-down: the same pod, ranked by the two
+// worlds 10 ms apart across a bucket edge, is one class, and a pod the
+// cluster does not hold is still read at that clock.
+func TestSimDeletedClasses(t *testing.T) {
+	t0 := witnessT
+	// Ready 8.585 s before the simulator's step: bucket 32 there (2^33 ns
+	// is 8.59 s), bucket 33 at the cluster's clock 10 ms later.
+	step := t0.Add(10 * time.Second)
+	a := witnessPod("a", 0, 20*time.Second)
+	a.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
+		LastTransitionTime: metav1.NewTime(step.Add(-8585 * time.Millisecond))}}
+	b := witnessPod("b", 0, 20*time.Second)
+	b.Status.Conditions = a.Status.Conditions
+	tl := &simulate.Timeline{Start: t0, Steps: []simulate.Step{
+		{Time: step, Deleted: []simulate.Deletion{{ReplicaSet: "web-1", Pod: "a", Rank: witnessRank(a)}}},
+		{Time: step.Add(time.Second), Deleted: []simulate.Deletion{{ReplicaSet: "web-1", Pod: "b", Rank: witnessRank(b)}}},
+	}}
+	real := map[string][]*scaleDown{"web-1": {{rs: "web-1", at: step, ranked: step.Add(10 * time.Millisecond), before: []*corev1.Pod{a}, deleted: []string{"a"}}}}
+	got := simDeletedClasses(tl, t0, real)["web-1"]
+	if want := classesAt(rankedDeleted(real["web-1"][0]), real["web-1"][0].ranked); len(got) != 2 || got[0] != want {
+		t.Fatalf("simDeletedClasses = %q; want first %q: the pod the cluster deleted too, read at its clock", got, want)
+	}
+	if own := classesAt([]replicaset.Rank{witnessRank(a)}, step); own == got[0] {
+		t.Fatalf("at the simulator's own step the class is %q, the same: the row does not cross the edge", own)
+	}
+	// The second has no real counterpart: the simulator's own step.
+	if want := classesAt([]replicaset.Rank{witnessRank(b)}, step.Add(time.Second)); got[1] != want {
+		t.Errorf("unpaired scale-down: %q, want %q at the simulator's step", got[1], want)
+	}
+}
