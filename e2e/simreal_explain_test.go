@@ -339,8 +339,9 @@ func orderCensus(d *scaleDown, sim []replicaset.Rank, simNames []string) (census
 }
 
 // explainDeletions compares the two worlds' scale-downs of each ReplicaSet
-// one by one, as the deleted-pods comparison does, and for each whose
-// classes differ gives upstreamAllows' answer. Once one world has deleted
+// one by one, as the deleted-pods comparison does (both read at the
+// cluster's clock), and for each whose classes differ gives
+// upstreamAllows' answer, with orderCensus' where both hold the same pods. Once one world has deleted
 // a pod the other still has (other pods of the same classes, or an allowed
 // difference), the two rank different pods: upstreamAllows is then given
 // the simulator's pods as the cluster's objects (simPool); where they
