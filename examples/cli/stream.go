@@ -264,6 +264,15 @@ func (r *streamReader) yamlDocument() (doc []byte, first, content int, err error
 			if len(trimmed) > 0 && trimmed[0] != '#' {
 				return nil, 0, 0, fmt.Errorf("line %d: invalid Yaml document separator: %s", lineNo, trimmed)
 			}
+		}
+		if end < 0 && lostAtEOF(line) {
+			// The reader loses this line; the stream ends before it.
+			if len(doc) != 0 {
+				return doc, first, max(content, first), nil
+			}
+			return nil, 0, 0, io.EOF
+		}
+		if bytes.HasPrefix(line, []byte("---")) {
 			if len(doc) != 0 {
 				return doc, first, max(content, first), nil
 			}
@@ -278,6 +287,33 @@ func (r *streamReader) yamlDocument() (doc []byte, first, content int, err error
 			content = lineNo
 		}
 		doc = append(append(doc, line...), '\n')
+	}
+}
+
+// lineBuffer is the size of the buffer apimachinery's YAML reader reads
+// lines through (bufio's default).
+const lineBuffer = 4096
+
+// lostAtEOF reports whether apimachinery's YAML reader drops the last line
+// of a stream, one with no newline at its end. The reader takes a long
+// line in chunks of a full buffer (one byte less when the chunk ends in
+// "\r", which goes back to the next chunk); when the last chunk is full,
+// the end of the stream comes with the empty read after it, and the
+// document reader discards a line that comes with the end of the stream.
+// So a last line of 4096 bytes, or 8192, is not read: kubectl finds an
+// empty stream where the YAML parser would have refused the line.
+func lostAtEOF(line []byte) bool {
+	for off := 0; ; {
+		switch rest := len(line) - off; {
+		case rest == 0:
+			return off > 0
+		case rest < lineBuffer:
+			return false
+		}
+		off += lineBuffer
+		if line[off-1] == '\r' {
+			off--
+		}
 	}
 }
 

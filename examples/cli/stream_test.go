@@ -102,3 +102,45 @@ func describeRead(b []byte) string {
 	}
 	return out.String()
 }
+
+// TestStreamLastLineAtBufferSize holds the reader to kubectl's builder on
+// a last line with no newline whose length is near a multiple of the
+// 4096-byte buffer apimachinery reads lines through: kubectl loses such a
+// line when its last chunk fills the buffer exactly (FuzzReadManifest
+// found it: a comment of invalid UTF-8 that kubectl never parses).
+func TestStreamLastLineAtBufferSize(t *testing.T) {
+	bad := func(n int) string { return "# " + strings.Repeat("\xd1", n-2) }
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+	for _, tc := range []struct {
+		name, reason, input string
+		// wantObjects and wantErr are what kubectl's builder gives; the
+		// test checks the builder too, so a change of kubectl shows.
+		wantObjects int
+		wantErr     bool
+	}{
+		{"4095 bytes", "one chunk short of full: read, and its invalid UTF-8 refused", bad(4095), 0, true},
+		{"4096 bytes", "the chunk fills the buffer: the line comes with the end of the stream and is lost", bad(4096), 0, false},
+		{"4097 bytes", "a second chunk of one byte: read and refused", bad(4097), 0, true},
+		{"8192 bytes", "two full chunks: lost", bad(8192), 0, false},
+		{"4096 bytes, \\r at 4096", "the chunk's \\r goes back to the next chunk, which ends the line: read and refused",
+			bad(4095) + "\r", 0, true},
+		{"end of a document", "the document is read without its lost last line", doc + bad(4096), 1, false},
+		{"end of a document, 4095", "the line is part of the document, which is refused", doc + bad(4095), 0, true},
+		{"a document of its own", "after a separator the lost line leaves no document", doc + "---\n" + bad(4096), 1, false},
+		{"separator of 4096 bytes", "a separator line is checked before it is lost: --- and text is an error that ends the stream before the document it closes",
+			doc + "---x" + strings.Repeat(" ", 4092), 0, true},
+		{"newline at the end", "a line ended by a newline is read whatever its length", bad(4096) + "\n", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := []byte(tc.input)
+			theirs, kerr := kubectlReads(b)
+			if len(theirs) != tc.wantObjects || (kerr != nil) != tc.wantErr {
+				t.Fatalf("%s: kubectl's builder gives %d objects, error %v; the row expects %d, error %v",
+					tc.reason, len(theirs), kerr, tc.wantObjects, tc.wantErr)
+			}
+			if d := compareWithKubectl(b); d != "" {
+				t.Errorf("%s: %s", tc.reason, d)
+			}
+		})
+	}
+}
