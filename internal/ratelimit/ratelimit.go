@@ -1,0 +1,71 @@
+// Package ratelimit models, on a clock passed in, the rate limiter of the
+// Deployment controller's workqueue for the one Deployment a simulation
+// syncs: client-go's default controller rate limiter, the larger of two
+// waits.
+//
+//   - A per-key exponential backoff: 5ms times 2 to the number of
+//     rate-limited adds since the key was last forgotten, at most 1000s. The
+//     controller forgets a key after every sync that returns no error, so a
+//     requeue asked for by a successful sync (one past the progress
+//     deadline) always waits 5ms, and only failed syncs in a row double it.
+//   - A token bucket shared by every rate-limited add: 100 tokens, refilled
+//     at 10 a second, one taken per add; an add that finds none waits until
+//     its token has been refilled.
+//
+// The bucket is full when the model starts, as a controller's is when it
+// starts or has been quiet for ten seconds.
+package ratelimit
+
+import (
+	"math"
+	"time"
+)
+
+const (
+	baseDelay = 5 * time.Millisecond
+	maxDelay  = 1000 * time.Second
+	perSecond = 10.0
+	burst     = 100.0
+)
+
+// Limiter is the workqueue's limiter for one key. Its zero value is a
+// limiter with a full bucket and no failures.
+type Limiter struct {
+	failures int
+	used     bool          // the bucket has been drawn from
+	tokens   float64       // in the bucket after the last draw
+	last     time.Duration // the time of the last draw
+}
+
+// When returns how long a rate-limited add at now waits before the key is
+// queued again, and counts the add as a failure until Forget. Times are
+// offsets from one origin and must not go back.
+func (l *Limiter) When(now time.Duration) time.Duration {
+	backoff := maxDelay
+	if b := float64(baseDelay) * math.Pow(2, float64(l.failures)); b < float64(maxDelay) {
+		backoff = time.Duration(b)
+	}
+	l.failures++
+
+	tokens := burst
+	if l.used {
+		tokens = min(burst, l.tokens+(now-l.last).Seconds()*perSecond)
+	}
+	tokens--
+	l.used, l.tokens, l.last = true, tokens, now
+	var wait time.Duration
+	if tokens < 0 {
+		wait = time.Duration(-tokens / perSecond * float64(time.Second))
+	}
+	return max(backoff, wait)
+}
+
+// NumRequeues returns the rate-limited adds since the key was last
+// forgotten: the controller drops a key whose sync failed once this reaches
+// 15.
+func (l *Limiter) NumRequeues() int { return l.failures }
+
+// Forget resets the key's backoff, as the controller does after a sync
+// that returned no error (or after it dropped the key); the bucket is
+// shared and keeps its count.
+func (l *Limiter) Forget() { l.failures = 0 }
