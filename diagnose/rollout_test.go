@@ -49,10 +49,12 @@ func quotaRefused(t *testing.T) deploysync.State {
 	return s
 }
 
-// runTo simulates from s and returns the state after the last step.
+// runTo simulates from s and returns the state after the last step. It
+// runs on a 1 s tick (the simulator's default is 10 ms): the rows'
+// scripted times and step limits pick their moments on that grid.
 func runTo(t *testing.T, s deploysync.State, opts ...simulate.Option) deploysync.State {
 	t.Helper()
-	tl, err := simulate.Run(s, opts...)
+	tl, err := simulate.Run(s, append([]simulate.Option{simulate.WithTick(time.Second)}, opts...)...)
 	require.NoError(t, err)
 	return tl.Final
 }

@@ -469,8 +469,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	rec.mu.Lock()
 	lags.add(rec.rsLag, rec.dcLag)
 	rec.mu.Unlock()
-	// The named scenario as simulate runs it (tick 1s), and with the tick
-	// at the measured latency of one controller's reaction (simRealTick).
+	// The named scenario at a 1 s tick (simulate's default before
+	// 2026-12-06, reported only) and at the measured latency of one
+	// controller's reaction (simRealTick, the default since).
 	verdicts := map[time.Duration]simVerdict{}
 	for _, tick := range []time.Duration{time.Second, simRealTick} {
 		tl, err := simulate.Run(state, append(slices.Clone(opts), simulate.WithTick(tick))...)

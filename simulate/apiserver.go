@@ -22,7 +22,10 @@ import (
 //   - an updated ReplicaSet whose spec changed gets generation + 1 (its
 //     annotations do not count, as upstream's ReplicaSet strategy);
 //   - a Deployment update (not a status update) that changes its spec or
-//     annotations gets generation + 1.
+//     annotations gets generation + 1;
+//   - a Deployment status write keeps its conditions' times in whole
+//     seconds, as an apiserver stores them, so the next sync (and the
+//     progress deadline) reads what a real controller would read.
 func (r *runner) admit(before, after deploysync.State, plan deploysync.Plan) {
 	prev := make(map[string]*appsv1.ReplicaSet, len(before.ReplicaSets))
 	for _, rs := range before.ReplicaSets {
@@ -45,13 +48,20 @@ func (r *runner) admit(before, after deploysync.State, plan deploysync.Plan) {
 		}
 	}
 	for _, a := range plan.Actions {
-		u, ok := a.(*action.UpdateDeployment)
-		if !ok {
-			continue
-		}
-		d := before.Deployment
-		if !equality.Semantic.DeepEqual(u.Deployment.Spec, d.Spec) || !equality.Semantic.DeepEqual(u.Deployment.Annotations, d.Annotations) {
-			after.Deployment.Generation = d.Generation + 1
+		switch u := a.(type) {
+		case *action.UpdateDeployment:
+			d := before.Deployment
+			if !equality.Semantic.DeepEqual(u.Deployment.Spec, d.Spec) || !equality.Semantic.DeepEqual(u.Deployment.Annotations, d.Annotations) {
+				after.Deployment.Generation = d.Generation + 1
+			}
+		case *action.UpdateDeploymentStatus:
+			// Apply copied the written status, so its conditions are
+			// after's own.
+			for i := range after.Deployment.Status.Conditions {
+				c := &after.Deployment.Status.Conditions[i]
+				c.LastUpdateTime = metav1.NewTime(c.LastUpdateTime.Truncate(time.Second))
+				c.LastTransitionTime = metav1.NewTime(c.LastTransitionTime.Truncate(time.Second))
+			}
 		}
 	}
 }

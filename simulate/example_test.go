@@ -35,7 +35,7 @@ func ExampleRun() {
 	}
 	fmt.Print(tl.Summary())
 	// Output:
-	// outcome:        Complete after 20s (17 syncs)
+	// outcome:        Complete after 15.05s (17 syncs)
 	// peak pods:      5 at step 2 (replicas 4 + maxSurge 1 = 5), 7 with terminating pods
 	// min available:  3 at step 1 (replicas 4 - maxUnavailable 1 = 3)
 	// invariants:     all held

@@ -77,7 +77,9 @@ func TestFixStaleDesiredReplicasRollout(t *testing.T) {
 			state: func(t *testing.T) deploysync.State {
 				return steady(t, deployment(5, fenceposts(intstr.FromInt32(0), intstr.FromInt32(1))))
 			},
-			opts: []simulate.Option{simulate.WithChanges(upgrade, simulate.SetReplicas(time.Second, 4))}, stuckAt: 1, replicas: 4,
+			// On a 1 s tick the scale lands at step 1, before the new
+			// ReplicaSet has a pod.
+			opts: []simulate.Option{simulate.WithTick(time.Second), simulate.WithChanges(upgrade, simulate.SetReplicas(time.Second, 4))}, stuckAt: 1, replicas: 4,
 			reason: "the old ReplicaSet already has the 4 replicas asked for, but says desired 5: the new ReplicaSet stays at 0"},
 	}
 	for _, tt := range tests {

@@ -286,42 +286,80 @@ func (t *Timeline) sizedFor(i int) *Step {
 // the ReplicaSet controller deleted before it (see [Step.Deleted]; the
 // first three per ReplicaSet named with their rank, the rest counted), its
 // changes, each action with its reason, the requeue and the conditions, then
-// the summary.
+// the summary. A run of rate-limited requeues that change and write nothing
+// (a controller looping on a passed progress deadline) shows its first and
+// last step, and one line for those between.
 func (t *Timeline) Transcript() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Deployment %s, %s, start %s\n\n", t.Deployment, t.Strategy, t.Start.UTC().Format(time.RFC3339))
 	b.WriteString(t.Table())
-	for _, s := range t.Steps {
-		fmt.Fprintf(&b, "\nstep %d +%s branch %s\n", s.Index, shortDuration(s.Elapsed), s.Branch)
-		writeDeleted(&b, s.Deleted)
-		for _, c := range s.Changes {
-			fmt.Fprintf(&b, "  user: %s\n", c)
+	for i := 0; i < len(t.Steps); i++ {
+		s := &t.Steps[i]
+		t.writeStep(&b, s, true)
+		j := i
+		for j+1 < len(t.Steps) && t.sameRequeue(s, &t.Steps[j+1]) {
+			j++
 		}
-		for _, a := range s.Actions {
-			fmt.Fprintf(&b, "  - %s\n", a.String())
+		if j-i < 2 {
+			continue
 		}
-		if len(s.Why) > 0 {
-			fmt.Fprintf(&b, "  waits: %s\n", s.Why)
-		}
-		why := ""
-		if s.RequeueWhy != "" {
-			why = ": " + s.RequeueWhy
-		}
-		switch {
-		case s.Err != nil:
-			fmt.Fprintf(&b, "  then fail: %v\n", s.Err)
-		case s.Requeue:
-			b.WriteString("  then requeue now (rate limited)" + why + "\n")
-		case s.RequeueAfter > 0:
-			fmt.Fprintf(&b, "  then requeue after %s%s\n", s.RequeueAfter, why)
-		}
-		for _, c := range s.Conditions {
-			fmt.Fprintf(&b, "  condition %s=%s %s (updated %s)\n", c.Type, c.Status, c.Reason, t.when(c.LastUpdateTime.Time))
-		}
+		first, last := &t.Steps[i+1], &t.Steps[j-1]
+		fmt.Fprintf(&b, "\nsteps %d to %d +%s to +%s: %d syncs as step %d, each requeued by the workqueue's rate limiter\n",
+			first.Index, last.Index, shortDuration(first.Elapsed), shortDuration(last.Elapsed), j-i-1, s.Index)
+		t.writeStep(&b, &t.Steps[j], true)
+		i = j
 	}
 	b.WriteString("\n")
 	b.WriteString(t.Summary())
 	return b.String()
+}
+
+// sameRequeue reports whether step n is a rate-limited requeue that does
+// what step s did and nothing else: no deleted pods, no change, no action,
+// the same wait and conditions (the requeue's reason may say a later time).
+func (t *Timeline) sameRequeue(s, n *Step) bool {
+	if !s.Requeue || !n.Requeue || len(s.Actions)+len(n.Actions)+len(s.Changes)+len(n.Changes)+len(s.Deleted)+len(n.Deleted) > 0 {
+		return false
+	}
+	var x, y strings.Builder
+	t.writeStep(&x, s, false)
+	t.writeStep(&y, n, false)
+	return x.String() == y.String()
+}
+
+// writeStep writes one step of the transcript; without header, the step's
+// line and the requeue's reason are left out.
+func (t *Timeline) writeStep(b *strings.Builder, s *Step, header bool) {
+	if header {
+		fmt.Fprintf(b, "\nstep %d +%s branch %s\n", s.Index, shortDuration(s.Elapsed), s.Branch)
+	} else {
+		fmt.Fprintf(b, "branch %s\n", s.Branch)
+	}
+	writeDeleted(b, s.Deleted)
+	for _, c := range s.Changes {
+		fmt.Fprintf(b, "  user: %s\n", c)
+	}
+	for _, a := range s.Actions {
+		fmt.Fprintf(b, "  - %s\n", a.String())
+	}
+	if len(s.Why) > 0 {
+		fmt.Fprintf(b, "  waits: %s\n", s.Why)
+	}
+	why := ""
+	if s.RequeueWhy != "" && header {
+		why = ": " + s.RequeueWhy
+	}
+	switch {
+	case s.Err != nil:
+		fmt.Fprintf(b, "  then fail: %v\n", s.Err)
+	case s.Requeue:
+		b.WriteString("  then requeue now (rate limited)" + why + "\n")
+	case s.RequeueAfter > 0:
+		fmt.Fprintf(b, "  then requeue after %s%s\n", s.RequeueAfter, why)
+	}
+	for _, c := range s.Conditions {
+		fmt.Fprintf(b, "  condition %s=%s %s (updated %s)\n", c.Type, c.Status, c.Reason, t.when(c.LastUpdateTime.Time))
+	}
 }
 
 func conditionReason(conds []appsv1.DeploymentCondition, typ appsv1.DeploymentConditionType) string {

@@ -111,6 +111,68 @@ func TestTranscriptTimes(t *testing.T) {
 	}
 }
 
+// TestTranscriptFoldsRequeues: a run of three or more rate-limited
+// requeues that do the same and nothing else shows its first and last step
+// and one line for those between; a run of two, or one broken by an action,
+// a different wait or a timed requeue, is shown whole.
+func TestTranscriptFoldsRequeues(t *testing.T) {
+	write := &action.Event{Reason: "ScalingReplicaSet"}
+	waitFor := func(pod string) action.Reasons {
+		return action.Reasons{action.Because(action.RuleRecreateWaits),
+			action.Because(action.RuleRecreateOldPodRunning, action.Str("pod", pod), action.Str("replicaSet", "web-1"), action.Str("phase", "Running"))}
+	}
+	requeue := func(i int) Step {
+		return Step{Index: i, Elapsed: time.Duration(i) * 10 * time.Millisecond, Branch: "Recreate", Requeue: true,
+			Why:        waitFor("web-1"),
+			RequeueWhy: fmt.Sprintf("the progress deadline passed %d0ms ago", i)}
+	}
+	for _, tt := range []struct {
+		name   string
+		edit   func(steps []Step)
+		steps  int
+		want   []string // the step lines and fold lines, in order
+		reason string
+	}{
+		{"five alike", nil, 5, []string{"step 0 ", "steps 1 to 3 +10ms to +30ms: 3 syncs as step 0,", "step 4 "},
+			"steps 1 to 3 do what step 0 did; step 4, the run's last, shows where it ends"},
+		{"two alike", nil, 2, []string{"step 0 ", "step 1 "}, "nothing between the first and the last to fold"},
+		{"three alike", nil, 3, []string{"step 0 ", "steps 1 to 1 +10ms to +10ms: 1 syncs as step 0,", "step 2 "},
+			"the smallest fold: one step between"},
+		{"an action breaks the run", func(s []Step) { s[2].Actions = []action.Action{write} }, 5,
+			[]string{"step 0 ", "step 1 ", "step 2 ", "step 3 ", "step 4 "}, "step 2 writes: runs 0–1 and 3–4 have two steps each"},
+		{"another wait breaks the run", func(s []Step) { s[3].Why = waitFor("web-2") }, 6,
+			[]string{"step 0 ", "steps 1 to 1 ", "step 2 ", "step 3 ", "step 4 ", "step 5 "}, "steps 0–2 fold around step 1; step 3 waits for another pod"},
+		{"a timed requeue is no fold", func(s []Step) {
+			for i := range s {
+				s[i].Requeue, s[i].RequeueAfter = false, time.Minute
+			}
+		}, 4, []string{"step 0 ", "step 1 ", "step 2 ", "step 3 "}, "only rate-limited requeues come in runs"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tl := &Timeline{Deployment: "ns/web"}
+			for i := range tt.steps {
+				tl.Steps = append(tl.Steps, requeue(i))
+			}
+			if tt.edit != nil {
+				tt.edit(tl.Steps)
+			}
+			var got []string
+			for _, l := range strings.Split(tl.Transcript(), "\n") {
+				if strings.HasPrefix(l, "step ") || strings.HasPrefix(l, "steps ") {
+					got = append(got, l)
+				}
+			}
+			ok := len(got) == len(tt.want)
+			for i := 0; ok && i < len(got); i++ {
+				ok = strings.HasPrefix(got[i], tt.want[i])
+			}
+			if !ok {
+				t.Errorf("step lines\n%s\nwant them to start\n%s\n(%s)", strings.Join(got, "\n"), strings.Join(tt.want, "\n"), tt.reason)
+			}
+		})
+	}
+}
+
 // TestRequeueWhy: a requeue's reason gives the progress deadline's sum, and
 // only when that sum is what made Sync requeue.
 func TestRequeueWhy(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
+	"github.com/deploysync/deploysync/internal/ratelimit"
 )
 
 // Run simulates the rollout of a state: it alternates steps of the world and
@@ -85,10 +86,12 @@ import (
 // The run ends when the last sync wrote nothing and asked for no requeue, no
 // pod will change state by itself, and no scripted change is left; the
 // outcome then says where the rollout stands. A plan's Requeue or Err makes
-// the next step come one tick later; RequeueAfter, at the first tick after
-// that delay. Run returns an error for a state Sync refuses, a plan Apply
-// refuses, a failing scripted change or a bad option; a broken invariant is
-// not an error but a [Violation] in the timeline.
+// the next step come when the controller's workqueue would bring it back
+// (5ms, doubled by each failed sync in a row; 100ms apart once 100 came
+// within ten seconds), on the first tick at or after that; RequeueAfter, at
+// the first tick after that delay. Run returns an error for a state Sync
+// refuses, a plan Apply refuses, a failing scripted change or a bad option;
+// a broken invariant is not an error but a [Violation] in the timeline.
 func Run(s deploysync.State, opts ...Option) (*Timeline, error) {
 	cfg := defaults()
 	for _, o := range opts {
@@ -117,6 +120,9 @@ type runner struct {
 	tl         *Timeline
 	uids       map[string]int
 	lastPlan   deploysync.Plan
+	// queue is the controller's workqueue rate limiter: when a
+	// rate-limited requeue (or the retry of a failed sync) comes.
+	queue ratelimit.Limiter
 	// newCache memoises isNew: templates of ReplicaSets never change in a
 	// run, and the Deployment's changes only with its generation.
 	newCache map[newKey]bool
@@ -276,11 +282,14 @@ func (r *runner) makeChanges() ([]string, error) {
 }
 
 // nextTime returns when the next step happens, or false if nothing is left
-// to happen.
+// to happen. A step that wrote something is followed one tick later (the
+// informers' events); otherwise the next step is the first tick at or after
+// the earliest of a pod's change, a scripted change, a timed requeue and a
+// rate-limited one, which waits as the controller's workqueue makes it wait
+// (see internal/ratelimit). It is called once per step: the limiter counts.
 func (r *runner) nextTime() (time.Duration, bool) {
 	p := r.lastPlan
 	tick := r.cfg.tick
-	busy := len(p.Actions) > 0 || p.Requeue || p.Err != nil
 	t := r.world.next(r.state.ReplicaSets, r.now)
 	if r.nextChange < len(r.changes) {
 		t = min(t, r.changes[r.nextChange].At)
@@ -289,9 +298,20 @@ func (r *runner) nextTime() (time.Duration, bool) {
 		t = min(t, r.now+p.RequeueAfter)
 	}
 	switch {
-	case !busy && t == never:
+	case p.Err != nil && r.queue.NumRequeues() < maxRetries:
+		t = min(t, r.now+r.queue.When(r.now))
+	case p.Err != nil: // dropped until an event brings it back
+		r.queue.Forget()
+	case p.Requeue: // the sync succeeded: the key is forgotten after the add
+		t = min(t, r.now+r.queue.When(r.now))
+		r.queue.Forget()
+	default:
+		r.queue.Forget()
+	}
+	switch {
+	case len(p.Actions) == 0 && t == never:
 		return 0, false
-	case busy || r.cfg.everyTick:
+	case len(p.Actions) > 0 || r.cfg.everyTick:
 		return r.now + tick, true
 	}
 	next := (t + tick - 1) / tick * tick
@@ -300,6 +320,10 @@ func (r *runner) nextTime() (time.Duration, bool) {
 	}
 	return next, true
 }
+
+// maxRetries is how often the Deployment controller retries a key whose
+// sync fails before it drops it.
+const maxRetries = 15
 
 func (r *runner) outcome() Outcome {
 	d := r.state.Deployment

@@ -242,28 +242,49 @@ func TestDeletedReplicaSetPodsLinger(t *testing.T) {
 func TestNextTime(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
+		tick     time.Duration
 		now      time.Duration
 		plan     deploysync.Plan
 		changeAt time.Duration // -1: none
 		want     time.Duration
 		wantOK   bool
 		reason   string
+		// draws rate-limited adds at now come before, then a Forget if
+		// forget: the workqueue's state the step meets.
+		draws  int
+		forget bool
 	}{
-		{"idle", 5 * time.Second, deploysync.Plan{}, -1, 0, false, "nothing written, nothing due: the run is over"},
-		{"requeue after rounds up", 5 * time.Second, deploysync.Plan{RequeueAfter: 1500 * time.Millisecond}, -1, 7 * time.Second, true,
-			"the requeue comes at 6.5s; the next tick at or after it is 7s"},
-		{"requeue now", 5 * time.Second, deploysync.Plan{Requeue: true}, -1, 6 * time.Second, true, "a rate-limited requeue is the next tick"},
-		{"change due", 5 * time.Second, deploysync.Plan{}, 30 * time.Second, 30 * time.Second, true, "a scripted change wakes the run"},
-		{"busy", 5 * time.Second, deploysync.Plan{Actions: nil, Err: errTest}, -1, 6 * time.Second, true, "an error is retried at the next tick"},
+		{"idle", time.Second, 5 * time.Second, deploysync.Plan{}, -1, 0, false, "nothing written, nothing due: the run is over", 0, false},
+		{"requeue after rounds up", time.Second, 5 * time.Second, deploysync.Plan{RequeueAfter: 1500 * time.Millisecond}, -1, 7 * time.Second, true,
+			"the requeue comes at 6.5s; the next tick at or after it is 7s", 0, false},
+		{"requeue after, 10ms tick", 10 * time.Millisecond, 5 * time.Second, deploysync.Plan{RequeueAfter: 1505 * time.Millisecond}, -1, 6510 * time.Millisecond, true,
+			"the requeue comes at 6.505s; the next 10 ms tick at or after it is 6.51s", 0, false},
+		{"requeue now", time.Second, 5 * time.Second, deploysync.Plan{Requeue: true}, -1, 6 * time.Second, true, "a rate-limited requeue is the next tick", 0, false},
+		{"requeue now, default tick", defaults().tick, 5 * time.Second, deploysync.Plan{Requeue: true}, -1, 5010 * time.Millisecond, true, "at the default tick of 10 ms the next tick is 5.01s", 0, false},
+		{"requeue now, bucket spent", defaults().tick, 5 * time.Second, deploysync.Plan{Requeue: true}, -1, 5100 * time.Millisecond, true,
+			"100 adds at this instant took the bucket's 100 tokens: the next waits 100ms for one, at 10 a second", 100, true},
+		{"failed sync backs off", defaults().tick, 5 * time.Second, deploysync.Plan{Err: errTest}, -1, 5040 * time.Millisecond, true,
+			"the fourth failure in a row waits 5ms * 2^3 = 40ms", 3, false},
+		{"failed sync dropped", defaults().tick, 5 * time.Second, deploysync.Plan{Err: errTest}, -1, 0, false,
+			"after 15 retries the controller drops the key, and nothing else is due", 15, false},
+		{"change due", time.Second, 5 * time.Second, deploysync.Plan{}, 30 * time.Second, 30 * time.Second, true, "a scripted change wakes the run", 0, false},
+		{"busy", time.Second, 5 * time.Second, deploysync.Plan{Actions: nil, Err: errTest}, -1, 6 * time.Second, true, "an error is retried at the next tick", 0, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.reason == "" {
 				t.Fatal("reason must be provided")
 			}
 			cfg := defaults()
+			cfg.tick = tt.tick
 			r := &runner{cfg: &cfg, now: tt.now, world: newWorld(&cfg, time.Time{}), lastPlan: tt.plan}
 			if tt.changeAt >= 0 {
 				r.changes = []Change{{At: tt.changeAt}}
+			}
+			for range tt.draws {
+				r.queue.When(tt.now)
+			}
+			if tt.forget {
+				r.queue.Forget()
 			}
 			got, ok := r.nextTime()
 			if got != tt.want || ok != tt.wantOK {

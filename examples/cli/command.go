@@ -518,7 +518,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f := cmd.Flags()
 	f.StringVar(&svg, "svg", "", "also write an SVG chart of the replicas, pods and available pods over time")
 	f.StringSliceVar(&setImage, "set-image", nil, "change images at the start as kubectl set image does: CONTAINER=IMAGE (repeatable or comma-separated; init containers too), or '*=IMAGE' for every container")
-	f.DurationVar(&tick, "tick", time.Second, "simulated time between steps")
+	f.DurationVar(&tick, "tick", 10*time.Millisecond, "simulated time grid: every step falls on a whole tick after the start (10ms is about a real control plane's hop from one controller to the next)")
 	f.DurationVar(&start, "start-delay", 2*time.Second, "time from a pod's creation until it runs")
 	f.DurationVar(&ready, "readiness-delay", 3*time.Second, "time from running until ready")
 	f.DurationVar(&end, "termination-delay", 5*time.Second, "time a deleted pod lingers as terminating")

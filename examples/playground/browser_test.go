@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -48,14 +49,16 @@ func chromium(t *testing.T) string {
 // golden is a scenario's golden transcript, cut into the steps' parts
 // independently of the page and of package play: a step starts at a line
 // "step N +T branch B" and ends before the blank line in front of the next
-// one, the last before the blank line in front of the summary.
+// one, the last before the blank line in front of the summary. A fold line
+// "steps A to B +T to +U: N syncs as step S, ..." is the part of each step
+// from A to B, whose branch is step S's.
 type golden struct {
 	transcript string
 	steps      []string
 	branches   []string
 }
 
-var stepLine = regexp.MustCompile(`(?m)^step (\d+) \+\S+ branch (\S+)$`)
+var stepLine = regexp.MustCompile(`(?m)^(?:step (\d+) \+\S+ branch (\S+)|steps (\d+) to (\d+) \+\S+ to \+\S+: \d+ syncs as step (\d+), .*)$`)
 
 func readGolden(t *testing.T, sc play.Scenario) golden {
 	t.Helper()
@@ -71,16 +74,35 @@ func readGolden(t *testing.T, sc play.Scenario) golden {
 	g := golden{transcript: tr}
 	locs := stepLine.FindAllStringSubmatchIndex(tr, -1)
 	end := strings.LastIndex(tr, "\noutcome:")
-	for i, l := range locs {
-		if got := tr[l[2]:l[3]]; got != fmt.Sprint(i) {
-			t.Fatalf("%s: step %d is numbered %s", sc.Golden, i, got)
+	num := func(l []int, k int) int {
+		n, err := strconv.Atoi(tr[l[2*k]:l[2*k+1]])
+		if err != nil {
+			t.Fatalf("%s: %v", sc.Golden, err)
 		}
+		return n
+	}
+	for j, l := range locs {
 		stop := end
-		if i+1 < len(locs) {
-			stop = locs[i+1][0] - 1
+		if j+1 < len(locs) {
+			stop = locs[j+1][0] - 1
 		}
-		g.steps = append(g.steps, tr[l[0]:stop])
-		g.branches = append(g.branches, tr[l[4]:l[5]])
+		part := tr[l[0]:stop]
+		if l[2] >= 0 { // a step's own part
+			if got := num(l, 1); got != len(g.steps) {
+				t.Fatalf("%s: step %d is numbered %d", sc.Golden, len(g.steps), got)
+			}
+			g.steps = append(g.steps, part)
+			g.branches = append(g.branches, tr[l[4]:l[5]])
+			continue
+		}
+		from, to, as := num(l, 3), num(l, 4), num(l, 5)
+		if from != len(g.steps) || to < from || as >= from {
+			t.Fatalf("%s: fold of steps %d to %d as step %d after %d steps", sc.Golden, from, to, as, len(g.steps))
+		}
+		for range to - from + 1 {
+			g.steps = append(g.steps, part)
+			g.branches = append(g.branches, g.branches[as])
+		}
 	}
 	if len(g.steps) == 0 || end < 0 {
 		t.Fatalf("%s: no steps or no summary", sc.Golden)

@@ -91,8 +91,9 @@ type Result struct {
 	Outcome string `json:"outcome,omitempty"`
 	// Head is the transcript before the first step (the header line and
 	// the table); Steps[i].Text the step's part; Tail the summary. Head,
-	// then "\n" + Steps[i].Text for every step, then "\n" + Tail is
-	// [simulate.Timeline.Transcript], byte for byte.
+	// then "\n" + Steps[i].Text for every step with a part (see
+	// Step.Folded), then "\n" + Tail is [simulate.Timeline.Transcript],
+	// byte for byte.
 	Head string `json:"head,omitempty"`
 	Tail string `json:"tail,omitempty"`
 	// Steps are the steps of the run.
@@ -152,6 +153,11 @@ type Step struct {
 	Conditions  []Condition               `json:"conditions,omitempty"`
 	// Text is the step's part of the simulator's transcript.
 	Text string `json:"text"`
+	// Folded marks a step the transcript does not show by itself: one of
+	// a run of rate-limited requeues that do what the run's first step did
+	// and nothing else, shown as one line. The first folded step's Text is
+	// that line; the others' is empty and takes no part in the transcript.
+	Folded bool `json:"folded,omitempty"`
 }
 
 // Action is one action of a plan: what it does and why.
@@ -362,23 +368,31 @@ func squatter(d *appsv1.Deployment, changes []simulate.Change, minor string) (*a
 func view(tl *simulate.Timeline) (Result, error) {
 	tr := tl.Transcript()
 	res := Result{Deployment: tl.Deployment, Strategy: tl.Strategy, Outcome: string(tl.Outcome)}
-	pos := -1
+	pos, owner := -1, -1 // where the last step's part starts, and its step
 	seen := map[string]bool{}
 	for i := range tl.Steps {
 		s := &tl.Steps[i]
 		marker := fmt.Sprintf("\nstep %d +", s.Index)
 		at := strings.Index(tr[max(pos, 0):], marker)
+		folded := false
 		if at < 0 {
+			// The first of a folded run of requeues, or one after it.
+			at = strings.Index(tr[max(pos, 0):], fmt.Sprintf("\nsteps %d to ", s.Index))
+			folded = true
+		}
+		switch {
+		case at >= 0:
+			at += max(pos, 0)
+			if i == 0 {
+				res.Head = tr[:at]
+			} else {
+				res.Steps[owner].Text = tr[pos+1 : at]
+			}
+			pos, owner = at, i
+		case owner < 0 || !res.Steps[owner].Folded:
 			return Result{}, fmt.Errorf("the transcript has no %q", marker[1:])
 		}
-		at += max(pos, 0)
-		if i == 0 {
-			res.Head = tr[:at]
-		} else {
-			res.Steps[i-1].Text = tr[pos+1 : at]
-		}
-		pos = at
-		st := Step{Index: s.Index, Elapsed: s.Elapsed.Seconds(), Branch: string(s.Branch), Changes: s.Changes,
+		st := Step{Folded: folded, Index: s.Index, Elapsed: s.Elapsed.Seconds(), Branch: string(s.Branch), Changes: s.Changes,
 			Function: Function(s.Branch), Calls: flow(s),
 			Why: s.Why.String(), Requeue: s.Requeue, RequeueAfter: s.RequeueAfter.Seconds(), RequeueWhy: s.RequeueWhy,
 			Replicas: s.Replicas, MaxSurge: s.MaxSurge, MaxUnavailable: s.MaxUnavailable,
@@ -406,7 +420,7 @@ func view(tl *simulate.Timeline) (Result, error) {
 	if len(res.Steps) == 0 || !strings.HasSuffix(tr, tail) || pos+1 > len(tr)-len(tail) {
 		return Result{}, errors.New("the transcript does not end with the summary")
 	}
-	res.Steps[len(res.Steps)-1].Text = tr[pos+1 : len(tr)-len(tail)]
+	res.Steps[owner].Text = tr[pos+1 : len(tr)-len(tail)]
 	res.Tail = tl.Summary()
 	templates := replicaSetTemplates(tl)
 	for i := range res.ReplicaSets {
@@ -426,7 +440,9 @@ func (r *Result) Join() string {
 	var b strings.Builder
 	b.WriteString(r.Head)
 	for _, s := range r.Steps {
-		b.WriteString("\n" + s.Text)
+		if !s.Folded || s.Text != "" {
+			b.WriteString("\n" + s.Text)
+		}
 	}
 	b.WriteString("\n" + r.Tail)
 	return b.String()

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -60,20 +61,58 @@ func TestScenariosMatchGoldens(t *testing.T) {
 	}
 }
 
+// runScenario runs the named scenario and fails the test on a problem.
+func runScenario(t *testing.T, id string) Result {
+	t.Helper()
+	for _, sc := range Scenarios() {
+		if sc.ID == id {
+			res := Run(sc.Request)
+			if len(res.Problems) > 0 {
+				t.Fatalf("Run %s: %+v", id, res.Problems)
+			}
+			return res
+		}
+	}
+	t.Fatalf("no scenario %q", id)
+	return Result{}
+}
+
+// TestRecreateFoldsRequeues checks the folded steps of the Recreate
+// scenario: its old pods terminate under a Progressing condition past its
+// deadline, so the controller requeues itself at the rate limiter's pace
+// and the transcript folds those steps; every step is still in the result,
+// the fold's first carries the fold's line and the rest no text.
+func TestRecreateFoldsRequeues(t *testing.T) {
+	res := runScenario(t, "recreate")
+	var folded, lines int
+	for i, s := range res.Steps {
+		if s.Index != i {
+			t.Fatalf("step %d has index %d", i, s.Index)
+		}
+		if !s.Folded {
+			continue
+		}
+		folded++
+		if !s.Requeue || len(s.Actions) > 0 {
+			t.Errorf("folded step %d: requeue %v, %d actions; want a requeue and nothing else", i, s.Requeue, len(s.Actions))
+		}
+		if s.Text != "" {
+			lines++
+			if !strings.HasPrefix(s.Text, fmt.Sprintf("steps %d to ", s.Index)) {
+				t.Errorf("folded step %d's text starts %q", i, s.Text[:min(40, len(s.Text))])
+			}
+		}
+	}
+	if folded < 100 || lines != 1 {
+		t.Errorf("%d folded steps, %d fold lines; want over 100 (the bucket's 100 tokens are spent first) in one fold", folded, lines)
+	}
+}
+
 // TestCollisionScenario checks what the hash collision scenario is there to
 // show: the first sync fails with the collision and raises collisionCount,
 // the next creates the new ReplicaSet under another name.
 func TestCollisionScenario(t *testing.T) {
-	var req Request
-	for _, sc := range Scenarios() {
-		if sc.ID == "collision" {
-			req = sc.Request
-		}
-	}
-	res := Run(req)
-	if len(res.Problems) > 0 {
-		t.Fatalf("Run: %+v", res.Problems)
-	}
+	res := runScenario(t, "collision")
 	if res.Outcome != "Complete" {
 		t.Errorf("outcome %s, want Complete", res.Outcome)
 	}

@@ -75,7 +75,16 @@ async function boot() {
 // been drawn, and the one after it.
 const painted = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
 
-const whole = (res) => res.head + res.steps.map((s) => '\n' + s.text).join('') + '\n' + res.tail;
+// A folded step past the first of its run has no part of the transcript.
+const whole = (res) => res.head + res.steps.map((s) => (s.folded && !s.text ? '' : '\n' + s.text)).join('') + '\n' + res.tail;
+
+// stepText is the step's part of the transcript; a folded step shows the
+// line of its run (the text of the run's first step).
+function stepText(res, i) {
+  let j = i;
+  while (j > 0 && res.steps[j].folded && !res.steps[j].text) j--;
+  return res.steps[j].text;
+}
 
 // setup fills the scenario and minor lists and wires the page.
 function setup(scenarios, minors) {
@@ -504,7 +513,7 @@ function render() {
   plan(s);
   table(s);
   chart();
-  $('step-text').textContent = s.text;
+  $('step-text').textContent = stepText(res, app.cursor);
 }
 
 function plan(s) {
