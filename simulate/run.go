@@ -35,7 +35,8 @@ import (
 //     the apiserver's share follows: a created ReplicaSet gets a UID
 //     ("<name>-uid"), a creationTimestamp (the step's time, whole seconds)
 //     and generation 1; a spec change of a ReplicaSet, or of the
-//     Deployment's spec or annotations by an update, raises its generation.
+//     Deployment's spec or annotations by an update, raises its generation;
+//     a status write keeps its conditions' times in whole seconds.
 //
 // The initial pods of a ReplicaSet whose UID has a non-empty entry in
 // State.Pods are the pods listed there (read, never modified); those of
