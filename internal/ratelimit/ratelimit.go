@@ -13,7 +13,11 @@
 //     its token has been refilled.
 //
 // The bucket is full when the model starts, as a controller's is when it
-// starts or has been quiet for ten seconds.
+// starts or has been quiet for ten seconds. The limiter is the same on every
+// minor 1.33–1.37: client-go v0.33.5 to v0.37.2 carry the same
+// default_rate_limiters.go, and the Deployment controller of v1.33.5 and of
+// v1.37.2 builds its queue with it, forgets a key after a sync without an
+// error and drops one after 15 failed retries.
 package ratelimit
 
 import (
