@@ -51,7 +51,7 @@ func defaults() config {
 		terminateDelay: 5 * time.Second,
 		burst:          500,
 		nodes:          1,
-		maxSteps:       5000,
+		maxSteps:       100_000,
 		maxPods:        1_000_000,
 		minor:          kversion.Default,
 	}
@@ -142,8 +142,12 @@ func WithNodes(n int) Option { return func(c *config) { c.nodes, c.nodesSet = n,
 // exhausting memory.
 func WithMaxPods(n int64) Option { return func(c *config) { c.maxPods = n } }
 
-// WithMaxSteps sets the step limit (default 5000). A run that reaches it ends
-// with [StepLimit].
+// WithMaxSteps sets the step limit (default 100,000). A run that reaches it
+// ends with [StepLimit]. The default leaves room for what the controller
+// really does: a Recreate whose Progressing condition is past its deadline
+// syncs 10 times a second while its old pods terminate (the workqueue's
+// rate limiter), so an old pod's hour of termination grace is 36,085 steps,
+// about 0.3 s of simulation for a small Deployment.
 func WithMaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
 
 // WithEveryTick makes the run sync at every tick. By default a run skips the

@@ -86,13 +86,17 @@ import (
 //
 // The run ends when the last sync wrote nothing and asked for no requeue, no
 // pod will change state by itself, and no scripted change is left; the
-// outcome then says where the rollout stands. A plan's Requeue or Err makes
-// the next step come when the controller's workqueue would bring it back
-// (5ms, doubled by each failed sync in a row; 100ms apart once 100 came
-// within ten seconds), on the first tick at or after that; RequeueAfter, at
-// the first tick after that delay. Run returns an error for a state Sync
-// refuses, a plan Apply refuses, a failing scripted change or a bad option;
-// a broken invariant is not an error but a [Violation] in the timeline.
+// outcome then says where the rollout stands. It ends so too after a rate-
+// limited requeue that can change nothing: the deadline of a Progressing
+// condition NewReplicaSetAvailable has passed, a condition upstream never
+// times out, so a real controller would sync 10 times a second to the same
+// decision until something else changes. A plan's Requeue or Err makes the
+// next step come when the controller's workqueue would bring it back (5ms,
+// doubled by each failed sync in a row; 100ms apart once 100 came within ten
+// seconds), on the first tick at or after that; RequeueAfter, at the first
+// tick after that delay. Run returns an error for a state Sync refuses, a
+// plan Apply refuses, a failing scripted change or a bad option; a broken
+// invariant is not an error but a [Violation] in the timeline.
 func Run(s deploysync.State, opts ...Option) (*Timeline, error) {
 	cfg := defaults()
 	for _, o := range opts {
@@ -303,6 +307,9 @@ func (r *runner) nextTime() (time.Duration, bool) {
 		t = min(t, r.now+r.queue.When(r.now))
 	case p.Err != nil: // dropped until an event brings it back
 		r.queue.Forget()
+	case p.Requeue && len(p.Actions) == 0 && t == never && r.neverTimesOut():
+		// Each sync would be this one: the controller loops to no end.
+		return 0, false
 	case p.Requeue: // the sync succeeded: the key is forgotten after the add
 		t = min(t, r.now+r.queue.When(r.now))
 		r.queue.Forget()
@@ -320,6 +327,15 @@ func (r *runner) nextTime() (time.Duration, bool) {
 		next = r.now + tick
 	}
 	return next, true
+}
+
+// neverTimesOut reports whether the Deployment's Progressing condition is
+// NewReplicaSetAvailable, which upstream never times out: a rate-limited
+// requeue past its deadline then comes back to the same decision for as
+// long as nothing else changes.
+func (r *runner) neverTimesOut() bool {
+	c := deployutil.GetCondition(r.state.Deployment.Status, appsv1.DeploymentProgressing)
+	return c != nil && c.Reason == deployutil.ReasonNewReplicaSetAvailable
 }
 
 // maxRetries is how often the Deployment controller retries a key whose

@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/kversion"
 	"github.com/deploysync/deploysync/replicaset"
@@ -276,7 +277,8 @@ func TestNextTime(t *testing.T) {
 			}
 			cfg := defaults()
 			cfg.tick = tt.tick
-			r := &runner{cfg: &cfg, now: tt.now, world: newWorld(&cfg, time.Time{}), lastPlan: tt.plan}
+			r := &runner{cfg: &cfg, now: tt.now, world: newWorld(&cfg, time.Time{}), lastPlan: tt.plan,
+				state: deploysync.State{Deployment: &appsv1.Deployment{}}}
 			if tt.changeAt >= 0 {
 				r.changes = []Change{{At: tt.changeAt}}
 			}
@@ -291,6 +293,36 @@ func TestNextTime(t *testing.T) {
 				t.Errorf("nextTime = %v, %v; want %v, %v (%s)", got, ok, tt.want, tt.wantOK, tt.reason)
 			}
 		})
+	}
+}
+
+// TestNextTimeEndlessRequeue: a rate-limited requeue with nothing else due
+// ends the run when the Progressing condition is NewReplicaSetAvailable,
+// which upstream never times out (every later sync would decide the same),
+// and not for another reason, whose deadline may still time it out.
+func TestNextTimeEndlessRequeue(t *testing.T) {
+	for _, tt := range []struct {
+		reason  string
+		plan    deploysync.Plan
+		changes bool
+		wantOK  bool
+		why     string
+	}{
+		{deployutil.ReasonNewReplicaSetAvailable, deploysync.Plan{Requeue: true}, false, false, "never times out: the loop changes nothing"},
+		{deployutil.ReasonReplicaSetUpdated, deploysync.Plan{Requeue: true}, false, true, "the deadline is less than a second away: the next syncs time it out"},
+		{deployutil.ReasonNewReplicaSetAvailable, deploysync.Plan{Requeue: true, Actions: []action.Action{&action.Event{}}}, false, true, "the sync wrote: its informer events come back"},
+		{deployutil.ReasonNewReplicaSetAvailable, deploysync.Plan{Requeue: true}, true, true, "a scripted change is due"},
+	} {
+		cfg := defaults()
+		d := &appsv1.Deployment{}
+		d.Status.Conditions = []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: tt.reason}}
+		r := &runner{cfg: &cfg, now: time.Second, world: newWorld(&cfg, time.Time{}), lastPlan: tt.plan, state: deploysync.State{Deployment: d}}
+		if tt.changes {
+			r.changes = []Change{{At: time.Minute}}
+		}
+		if _, ok := r.nextTime(); ok != tt.wantOK {
+			t.Errorf("%s, %d actions, changes %v: next step %v, want %v (%s)", tt.reason, len(tt.plan.Actions), tt.changes, ok, tt.wantOK, tt.why)
+		}
 	}
 }
 

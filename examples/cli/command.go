@@ -526,7 +526,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.Float64Var(&failureRate, "failure-rate", 0, "probability that a new pod never becomes ready")
 	f.Uint64Var(&seed, "seed", 0, "seed of the failure draws")
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
-	f.IntVar(&maxSteps, "max-steps", 5000, "step limit")
+	f.IntVar(&maxSteps, "max-steps", 100_000, "step limit")
 	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")
 	f.IntVar(&nodes, "nodes", 1, "nodes the pods spread over (each new pod on the node with the fewest of the Deployment's pods; a scale-down deletes first from the nodes with the most)")
 	f.BoolVar(&transcript, "transcript", false, "print every step's actions with their reasons and conditions")
