@@ -86,17 +86,18 @@ import (
 //
 // The run ends when the last sync wrote nothing and asked for no requeue, no
 // pod will change state by itself, and no scripted change is left; the
-// outcome then says where the rollout stands. It ends so too after a rate-
-// limited requeue that can change nothing: the deadline of a Progressing
-// condition NewReplicaSetAvailable has passed, a condition upstream never
-// times out, so a real controller would sync 10 times a second to the same
-// decision until something else changes. A plan's Requeue or Err makes the
-// next step come when the controller's workqueue would bring it back (5ms,
-// doubled by each failed sync in a row; 100ms apart once 100 came within ten
-// seconds), on the first tick at or after that; RequeueAfter, at the first
-// tick after that delay. Run returns an error for a state Sync refuses, a
-// plan Apply refuses, a failing scripted change or a bad option; a broken
-// invariant is not an error but a [Violation] in the timeline.
+// outcome then says where the rollout stands. It ends so too after a
+// rate-limited requeue that can change nothing: the deadline of a
+// Progressing condition NewReplicaSetAvailable has passed, a condition
+// upstream never times out, so a real controller would sync 10 times a
+// second to the same decision until something else changes. A plan's Requeue
+// or Err makes the next step come when the controller's workqueue would
+// bring it back (5ms, doubled by each failed sync in a row; 100ms apart once
+// 100 came within ten seconds), on the first tick at or after that;
+// RequeueAfter, at the first tick after that delay. Run returns an error for
+// a state Sync refuses, a plan Apply refuses, a failing scripted change or a
+// bad option; a broken invariant is not an error but a [Violation] in the
+// timeline.
 func Run(s deploysync.State, opts ...Option) (*Timeline, error) {
 	cfg := defaults()
 	for _, o := range opts {
