@@ -297,8 +297,13 @@ func (t *Timeline) Transcript() string {
 		s := &t.Steps[i]
 		t.writeStep(&b, s, true)
 		j := i
-		for j+1 < len(t.Steps) && t.sameRequeue(s, &t.Steps[j+1]) {
-			j++
+		if key, ok := t.requeueKey(s); ok {
+			for j+1 < len(t.Steps) {
+				if k, ok := t.requeueKey(&t.Steps[j+1]); !ok || k != key {
+					break
+				}
+				j++
+			}
 		}
 		if j-i < 2 {
 			continue
@@ -314,17 +319,17 @@ func (t *Timeline) Transcript() string {
 	return b.String()
 }
 
-// sameRequeue reports whether step n is a rate-limited requeue that does
-// what step s did and nothing else: no deleted pods, no change, no action,
-// the same wait and conditions (the requeue's reason may say a later time).
-func (t *Timeline) sameRequeue(s, n *Step) bool {
-	if !s.Requeue || !n.Requeue || len(s.Actions)+len(n.Actions)+len(s.Changes)+len(n.Changes)+len(s.Deleted)+len(n.Deleted) > 0 {
-		return false
+// requeueKey returns what a rate-limited requeue step that changes and
+// writes nothing shows without its header and the requeue's reason (which
+// may say a later time), and false for any other step: two steps with the
+// same key do the same.
+func (t *Timeline) requeueKey(s *Step) (string, bool) {
+	if !s.Requeue || len(s.Actions)+len(s.Changes)+len(s.Deleted) > 0 {
+		return "", false
 	}
-	var x, y strings.Builder
-	t.writeStep(&x, s, false)
-	t.writeStep(&y, n, false)
-	return x.String() == y.String()
+	var b strings.Builder
+	t.writeStep(&b, s, false)
+	return b.String(), true
 }
 
 // writeStep writes one step of the transcript; without header, the step's
