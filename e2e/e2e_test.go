@@ -66,6 +66,11 @@ func TestE2E(t *testing.T) {
 		testSimReal(t, cfg)
 	})
 
+	t.Run("requeue", func(t *testing.T) {
+		t.Parallel()
+		testRequeue(t, cfg)
+	})
+
 	t.Run("plugin-watch", func(t *testing.T) {
 		t.Parallel()
 		testPluginWatch(t, cfg)
