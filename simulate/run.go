@@ -93,7 +93,8 @@ import (
 // second to the same decision until something else changes. A plan's Requeue
 // or Err makes the next step come when the controller's workqueue would
 // bring it back (5ms, doubled by each failed sync in a row; 100ms apart once
-// 100 came within ten seconds), on the first tick at or after that;
+// 100 came within ten seconds; as kube-controller-manager paces them in
+// e2e's TestE2E/requeue), on the first tick at or after that;
 // RequeueAfter, at the first tick after that delay. Run returns an error for
 // a state Sync refuses, a plan Apply refuses, a failing scripted change or a
 // bad option; a broken invariant is not an error but a [Violation] in the

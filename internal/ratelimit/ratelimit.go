@@ -17,7 +17,10 @@
 // minor 1.33–1.37: client-go v0.33.5 to v0.37.2 carry the same
 // default_rate_limiters.go, and the Deployment controller of v1.33.5 and of
 // v1.37.2 builds its queue with it, forgets a key after a sync without an
-// error and drops one after 15 failed retries.
+// error and drops one after 15 failed retries. A real
+// kube-controller-manager paces such requeues so: e2e's TestE2E/requeue
+// counts its syncs of a Deployment in that loop against the simulator's
+// (e2e/README.md, "The workqueue's rate limiter, measured").
 package ratelimit
 
 import (
