@@ -411,14 +411,44 @@ func writeDeleted(b *strings.Builder, ds []Deletion) {
 			if k > 0 {
 				sep = "; "
 			}
-			fmt.Fprintf(b, "%s#%d %s (%s)", sep, d.Position, d.Pod, d.Why)
+			fmt.Fprintf(b, "%s#%d %s (%s%s)", sep, d.Position, d.Pod, d.Why, tiedText(d.Tied))
 		}
 		if more := j - i - shownDeletions; more > 0 {
+			tied := 0
+			for _, d := range ds[i+shownDeletions : j] {
+				if d.Tied > 0 {
+					tied++
+				}
+			}
 			fmt.Fprintf(b, "; %d more", more)
+			if tied > 0 {
+				fmt.Fprintf(b, " (%d tied with kept pods)", tied)
+			}
+		}
+		if tiedAny(ds[i:j]) {
+			b.WriteString("; among tied pods a real controller deletes those its cache lists first")
 		}
 		b.WriteString("\n")
 		i = j
 	}
+}
+
+// tiedText marks a deleted pod that ties with n kept pods (see
+// [Deletion.Tied]).
+func tiedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; tied with %d kept", n)
+}
+
+func tiedAny(ds []Deletion) bool {
+	for _, d := range ds {
+		if d.Tied > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // requeueWhy gives the reason of a plan's requeue, with its numbers. Sync

@@ -132,6 +132,14 @@ type Deletion struct {
 	// node-1": phase, readiness and for how long, deletion cost if any,
 	// related pods on the pod's node.
 	Why string
+	// Tied is how many of the pods the ReplicaSet keeps at this step
+	// upstream's order cannot tell from this one: the same in every rule of
+	// [replicaset.DeletionOrder], ready and creation times to the instant.
+	// Among such pods the ReplicaSet controller deletes those its cache
+	// lists first, an order no snapshot shows, so a real cluster may delete
+	// one of them instead (the simulator lists pods in creation order, ties
+	// by name). 0 when the choice of this pod is upstream's for any order.
+	Tied int
 }
 
 // ReplicaSetState is one ReplicaSet at a step.

@@ -484,6 +484,7 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	for j, o := range objs {
 		index[o] = j
 	}
+	tied := tiedWithKept(ranks, n)
 	gone := make([]bool, len(rp.active))
 	var freed []time.Duration
 	for i, o := range order[:n] {
@@ -497,7 +498,7 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 			freed = append(freed, p.ready)
 		}
 		w.deleted = append(w.deleted, Deletion{ReplicaSet: rs.Name, Pod: o.Name, Node: o.Spec.NodeName, Position: i + 1,
-			Rank: ranks[i], Why: rankText(&ranks[i], w.start.Add(now))})
+			Rank: ranks[i], Why: rankText(&ranks[i], w.start.Add(now)), Tied: tied[i]})
 	}
 	kept := rp.active[:0]
 	for j, p := range rp.active {
@@ -788,4 +789,76 @@ func rankText(r *replicaset.Rank, now time.Time) string {
 		s += ", cost " + strconv.Itoa(int(r.Cost))
 	}
 	return s + ", " + strconv.Itoa(r.OnNode) + " on " + node
+}
+
+// tieKey is what upstream's deletion order compares of a pod but its UID:
+// two pods with distinct UIDs that it orders neither way have the same
+// key. The UID decides only between times of one logarithmic bucket, and
+// only when the times differ; equal times (to the instant) and equal
+// everything else leave the pods' order to the list they came in.
+type tieKey struct {
+	unscheduled               bool
+	phase                     corev1.PodPhase
+	ready                     bool
+	readySec                  int64
+	readyNsec                 int
+	cost                      int32
+	onNode                    int
+	restarts, sidecarRestarts int
+	createdSec                int64
+	createdNsec               int
+}
+
+func keyOf(r *replicaset.Rank) tieKey {
+	k := tieKey{unscheduled: r.Node == "", phase: phaseClass(r.Phase), ready: r.Ready, cost: r.Cost, onNode: r.OnNode,
+		restarts: r.Restarts, sidecarRestarts: r.SidecarRestarts, createdSec: r.Created.Unix(), createdNsec: r.Created.Nanosecond()}
+	if r.Ready {
+		k.readySec, k.readyNsec = r.ReadySince.Unix(), r.ReadySince.Nanosecond()
+	}
+	return k
+}
+
+// phaseClass maps a phase to the class upstream's order ranks it in:
+// Unknown and Running their own, every other phase with Pending.
+func phaseClass(p corev1.PodPhase) corev1.PodPhase {
+	if p == corev1.PodUnknown || p == corev1.PodRunning {
+		return p
+	}
+	return corev1.PodPending
+}
+
+// tiedWithKept returns, for each of the first n of ranks (a deletion
+// order), how many of the rest (the pods kept) tie with it. It keys the
+// few deleted pods, not the many kept ones: a scale-down usually deletes
+// a pod or two of many.
+func tiedWithKept(ranks []replicaset.Rank, n int) []int {
+	out := make([]int, n)
+	if n == 0 || n == len(ranks) {
+		return out
+	}
+	keys := make([]tieKey, n)
+	index := make(map[tieKey]int, n) // the first deleted pod with the key
+	for i := range n {
+		keys[i] = keyOf(&ranks[i])
+		if _, ok := index[keys[i]]; !ok {
+			index[keys[i]] = i
+		}
+	}
+	counts := make([]int, n)
+	for i := n; i < len(ranks); i++ {
+		k := keyOf(&ranks[i])
+		if n == 1 {
+			if k == keys[0] {
+				counts[0]++
+			}
+			continue
+		}
+		if j, ok := index[k]; ok {
+			counts[j]++
+		}
+	}
+	for i := range n {
+		out[i] = counts[index[keys[i]]]
+	}
+	return out
 }

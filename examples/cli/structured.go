@@ -93,7 +93,10 @@ type jsonDeletion struct {
 	Pod        string `json:"pod"`
 	Node       string `json:"node,omitempty"`
 	Position   int    `json:"position"`
-	Text       string `json:"text"`
+	// Tied is simulate.Deletion.Tied: kept pods upstream's order cannot
+	// tell from this one.
+	Tied int    `json:"tied,omitempty"`
+	Text string `json:"text"`
 }
 
 // jsonStepAction is an action of a step in the vocabulary of plan -o json
@@ -152,7 +155,7 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 		}
 		for _, d := range s.Deleted {
 			js.Deleted = append(js.Deleted, jsonDeletion{Kind: "PodDeleted", ReplicaSet: d.ReplicaSet, Pod: d.Pod, Node: d.Node,
-				Position: d.Position, Text: d.Why})
+				Position: d.Position, Tied: d.Tied, Text: d.Why})
 		}
 		for _, rs := range s.ReplicaSets {
 			js.ReplicaSets = append(js.ReplicaSets, jsonReplicaSetRow{Name: rs.Name, Revision: rs.Revision, New: rs.New, Replicas: rs.Replicas, Pods: countsJSON(rs.Pods)})
