@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -12,6 +13,7 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 	"k8s.io/utils/ptr"
@@ -84,9 +86,18 @@ func startReplicaSetControllerWith(t *testing.T, cfg *restclient.Config, ns stri
 }
 
 func startUpstreamDeploymentController(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
+	return startLoggedDeploymentController(t, cfg, ns, nil)
+}
+
+// startLoggedDeploymentController is startUpstreamDeploymentController
+// with log, unless nil, as the controller's contextual logger.
+func startLoggedDeploymentController(t *testing.T, cfg *restclient.Config, ns string, log logr.LogSink) (stop func()) {
 	client := clientFor(t, cfg, "deployment-controller")
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
 	return runUntilStopped(func(ctx context.Context) {
+		if log != nil {
+			ctx = klog.NewContext(ctx, logr.New(log))
+		}
 		dc, err := deployment.NewDeploymentController(ctx, factory.Apps().V1().Deployments(), factory.Apps().V1().ReplicaSets(),
 			factory.Core().V1().Pods(), client)
 		if err != nil {

@@ -13,11 +13,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
-	"k8s.io/klog/v2"
-	"k8s.io/kubernetes/pkg/controller/deployment"
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
@@ -88,25 +85,6 @@ func (l *syncLog) times(key string) (syncs, requeues []time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.syncs[key]), slices.Clone(l.requeues[key])
-}
-
-// startLoggedDeploymentController is startUpstreamDeploymentController
-// with log as the controller's contextual logger.
-func startLoggedDeploymentController(t *testing.T, cfg *restclient.Config, ns string, log *syncLog) (stop func()) {
-	client := clientFor(t, cfg, "deployment-controller")
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
-	return runUntilStopped(func(ctx context.Context) {
-		ctx = klog.NewContext(ctx, logr.New(log))
-		dc, err := deployment.NewDeploymentController(ctx, factory.Apps().V1().Deployments(), factory.Apps().V1().ReplicaSets(),
-			factory.Core().V1().Pods(), client)
-		if err != nil {
-			t.Errorf("kube-controller-manager's deployment controller: %v", err)
-			return
-		}
-		factory.Start(ctx.Done())
-		dc.Run(ctx, 2)
-		factory.Shutdown()
-	})
 }
 
 // requeueCounts is what the two worlds are compared on, over the time the
