@@ -71,6 +71,11 @@ func TestE2E(t *testing.T) {
 		testRequeue(t, cfg)
 	})
 
+	t.Run("deletions", func(t *testing.T) {
+		t.Parallel()
+		testDeletions(t, cfg)
+	})
+
 	t.Run("plugin-watch", func(t *testing.T) {
 		t.Parallel()
 		testPluginWatch(t, cfg)

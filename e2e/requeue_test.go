@@ -189,7 +189,7 @@ func testRequeue(t *testing.T, cfg *restclient.Config) {
 	}
 	// The simulator's input: the cluster's objects once the ReplicaSet's
 	// status counts the unready pod, at the window's start.
-	state := requeueSnapshot(t, client, ns, start)
+	state := requeueSnapshot(t, client, ns, start, 2)
 	time.Sleep(time.Until(start.Add(requeueUnready)))
 	end := time.Now()
 	setPodReady(t, client, ns, victim, true)
@@ -263,21 +263,21 @@ func setPodReady(t *testing.T, client kubernetes.Interface, ns, name string, rea
 	}
 }
 
-// requeueSnapshot waits until the namespace's ReplicaSet counts a pod
-// unready and returns the namespace's objects as a deploysync.State at
+// requeueSnapshot waits until the namespace's one ReplicaSet counts ready
+// pods ready and returns the namespace's objects as a deploysync.State at
 // now.
-func requeueSnapshot(t *testing.T, client kubernetes.Interface, ns string, now time.Time) deploysync.State {
+func requeueSnapshot(t *testing.T, client kubernetes.Interface, ns string, now time.Time, ready int32) deploysync.State {
 	t.Helper()
 	ctx := context.Background()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the ReplicaSet's status never counted the unready pod")
+			t.Fatalf("the ReplicaSet's status never counted %d pods ready", ready)
 		}
 		rss, err := client.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			t.Fatalf("listing ReplicaSets: %v", err)
 		}
-		if len(rss.Items) != 1 || rss.Items[0].Status.ReadyReplicas != 2 {
+		if len(rss.Items) != 1 || rss.Items[0].Status.ReadyReplicas != ready {
 			continue
 		}
 		d, err := client.AppsV1().Deployments(ns).Get(ctx, dName, metav1.GetOptions{})
