@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -46,7 +45,7 @@ var deletionPlans = []deletionPlan{
 	{age: 400 * time.Second, cost: "-5"}, // then the lower cost
 	{age: 5 * time.Second},               // then the most recently ready
 	{age: 12 * time.Second},
-	{age: 50 * time.Second}, // a tie with the next, the same instant
+	{age: 50 * time.Second}, // ready with the next at the same second: a tie when created in one second too
 	{age: 50 * time.Second},
 	{age: 200 * time.Second},
 	{age: 25 * time.Second, cost: "10"}, // the highest cost goes last
@@ -230,5 +229,5 @@ func describeDeletions(ds []simulate.Deletion) string {
 		}
 		parts[i] += ")"
 	}
-	return strings.Join(slices.Clip(parts), ", ")
+	return strings.Join(parts, ", ")
 }
