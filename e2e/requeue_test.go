@@ -91,12 +91,19 @@ func (l *syncLog) times(key string) (syncs, requeues []time.Time) {
 // pod is unready, from the sync that writes the lower availability.
 type requeueCounts struct {
 	syncs int // syncs in the window
-	burst int // syncs before the first gap of 50 ms or more
-	// steady is the median gap between syncs after the burst.
+	// burst is the syncs before the first gap of 50 ms or more: how long
+	// the bucket's tokens lasted, which depends on how long a sync takes
+	// (on the cluster, the machine's load), so it is reported only.
+	burst int
+	// steady is the median gap between the syncs of the window's last
+	// second, when both worlds have used up the bucket's tokens.
 	steady time.Duration
 }
 
 func (c requeueCounts) String() string {
+	if c.steady == 0 {
+		return fmt.Sprintf("%d syncs, %d in the burst, none a second before the end", c.syncs, c.burst)
+	}
 	return fmt.Sprintf("%d syncs, %d in the burst, then one every %v", c.syncs, c.burst, c.steady)
 }
 
@@ -117,7 +124,7 @@ func countRequeues(syncs []time.Duration, end time.Duration) requeueCounts {
 		if gap >= 50*time.Millisecond && c.burst == 0 {
 			c.burst = i
 		}
-		if c.burst > 0 {
+		if syncs[i-1] >= end-time.Second {
 			gaps = append(gaps, gap)
 		}
 	}
@@ -236,8 +243,8 @@ func testRequeue(t *testing.T, cfg *restclient.Config) {
 	if tl.Outcome != simulate.Complete {
 		t.Errorf("simulator: outcome %s, want Complete (the pod ready again)", tl.Outcome)
 	}
-	if !within(got.syncs, want.syncs) || !within(got.burst, want.burst) || !within(got.steady, want.steady) {
-		t.Errorf("the controller's syncs while the pod is unready: real %v, simulated %v (each within 10%% wanted)", got, want)
+	if !within(got.syncs, want.syncs) || !within(got.steady, want.steady) {
+		t.Errorf("the controller's syncs while the pod is unready: real %v, simulated %v (syncs and the last second's gap within 10%% wanted)", got, want)
 	}
 	if !within(realRequeues, simRequeues) {
 		t.Errorf("rate-limited requeues: real %d, simulated %d", realRequeues, simRequeues)

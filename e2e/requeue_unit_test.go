@@ -25,12 +25,14 @@ func TestCountRequeues(t *testing.T) {
 		want   requeueCounts
 		reason string
 	}{
-		{"burst then steady", ms(0, 5, 10, 15, 115, 215, 315), time.Second, requeueCounts{syncs: 7, burst: 4, steady: 100 * time.Millisecond},
-			"four syncs 5 ms apart, then 100 ms gaps: the median of the gaps from the first long one"},
-		{"window end", ms(0, 5, 10, 15, 115, 215, 315), 215 * time.Millisecond, requeueCounts{syncs: 5, burst: 4, steady: 100 * time.Millisecond},
-			"a sync at or after the end is not counted"},
-		{"no gap", ms(0, 5, 10), time.Second, requeueCounts{syncs: 3},
-			"no gap of 50 ms: no burst end and no steady gap"},
+		{"burst then steady", ms(0, 5, 10, 15, 115, 215, 315), 400 * time.Millisecond, requeueCounts{syncs: 7, burst: 4, steady: 100 * time.Millisecond},
+			"four syncs 5 ms apart, then 100 ms gaps: the burst ends at the first long one; every gap starts in the last second"},
+		{"window end", ms(0, 5, 10, 15, 115, 215, 315), 215 * time.Millisecond, requeueCounts{syncs: 5, burst: 4, steady: 5 * time.Millisecond},
+			"a sync at or after the end is not counted; gaps 5, 5, 5, 100 ms: the median is the third"},
+		{"last second only", ms(0, 5, 10, 15, 1115, 1215, 1315, 1415), 1500 * time.Millisecond, requeueCounts{syncs: 8, burst: 4, steady: 100 * time.Millisecond},
+			"the burst's gaps start before the last second (500 ms on): only the 100 ms gaps count"},
+		{"no gap", ms(0, 5, 10), time.Second, requeueCounts{syncs: 3, steady: 5 * time.Millisecond},
+			"no gap of 50 ms: no burst end"},
 		{"median", ms(0, 60, 160, 360), time.Second, requeueCounts{syncs: 4, burst: 1, steady: 100 * time.Millisecond},
 			"gaps 60, 100, 200 ms: the median is the middle one"},
 		{"none", nil, time.Second, requeueCounts{}, "no sync"},
