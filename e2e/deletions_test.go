@@ -86,7 +86,7 @@ func testDeletions(t *testing.T, cfg *restclient.Config) {
 	}
 	// The cluster's objects once the ReplicaSet's status counts the
 	// unready pod, as kubectl deploysync simulate deploy/web reads them.
-	state := requeueSnapshot(t, client, ns, time.Now().Truncate(time.Millisecond), int32(len(deletionPlans)-1))
+	state := liveSnapshot(t, client, ns, time.Now().Truncate(time.Millisecond), int32(len(deletionPlans)-1))
 	tl, err := simulate.Run(state, simulate.WithChanges(simulate.SetReplicas(0, 3)))
 	if err != nil {
 		t.Fatalf("simulate.Run: %v", err)

@@ -196,7 +196,7 @@ func testRequeue(t *testing.T, cfg *restclient.Config) {
 	}
 	// The simulator's input: the cluster's objects once the ReplicaSet's
 	// status counts the unready pod, at the window's start.
-	state := requeueSnapshot(t, client, ns, start, 2)
+	state := liveSnapshot(t, client, ns, start, 2)
 	time.Sleep(time.Until(start.Add(requeueUnready)))
 	end := time.Now()
 	setPodReady(t, client, ns, victim, true)
@@ -270,10 +270,10 @@ func setPodReady(t *testing.T, client kubernetes.Interface, ns, name string, rea
 	}
 }
 
-// requeueSnapshot waits until the namespace's one ReplicaSet counts ready
+// liveSnapshot waits until the namespace's one ReplicaSet counts ready
 // pods ready and returns the namespace's objects as a deploysync.State at
 // now.
-func requeueSnapshot(t *testing.T, client kubernetes.Interface, ns string, now time.Time, ready int32) deploysync.State {
+func liveSnapshot(t *testing.T, client kubernetes.Interface, ns string, now time.Time, ready int32) deploysync.State {
 	t.Helper()
 	ctx := context.Background()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
