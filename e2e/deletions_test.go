@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
+	"k8s.io/kubernetes/pkg/controller"
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/replicaset"
@@ -119,7 +121,7 @@ func testDeletions(t *testing.T, cfg *restclient.Config) {
 		}
 	}
 	sort.Strings(deleted)
-	verdict, problems := compareDeletions(predicted, deleted, state.Pods)
+	verdict, problems := compareDeletions(predicted, deleted, state.Pods, state.Now)
 	t.Logf("scale 8 → 3 from the live snapshot: simulator %s; cluster deleted %s: %s",
 		describeDeletions(predicted), strings.Join(deleted, ", "), verdict)
 	for _, p := range problems {
@@ -154,9 +156,10 @@ func rankPod(t *testing.T, client kubernetes.Interface, ns, name string, p delet
 // compareDeletions holds the cluster's deleted pods to the simulator's:
 // each deletion the simulator does not mark tied names a pod the cluster
 // deleted; for the tied ones, the cluster deleted as many pods of each tie
-// (the pods that rank as that pod does, but for the UID) as the simulator
-// did. pods are the snapshot's, by ReplicaSet UID.
-func compareDeletions(predicted []simulate.Deletion, deleted []string, pods map[types.UID][]*corev1.Pod) (string, []string) {
+// (the pods upstream's own comparison cannot tell from that pod) as the
+// simulator did. pods are the snapshot's, by ReplicaSet UID; now is the
+// snapshot's time.
+func compareDeletions(predicted []simulate.Deletion, deleted []string, pods map[types.UID][]*corev1.Pod, now time.Time) (string, []string) {
 	var problems []string
 	real := map[string]bool{}
 	for _, name := range deleted {
@@ -169,13 +172,8 @@ func compareDeletions(predicted []simulate.Deletion, deleted []string, pods map[
 	for _, ps := range pods {
 		all = append(all, ps...)
 	}
-	order, ranks := replicaset.DeletionOrder(all, nil, time.Time{})
-	rankOf := map[string]replicaset.Rank{}
-	for i, o := range order {
-		rankOf[o.Name] = ranks[i]
-	}
 	exact, tied, same := 0, 0, 0
-	ties := map[string][2]int{} // tie class → simulator's count, cluster's count
+	ties := map[string][2]int{} // a tie's pods, by name → the simulator's count, the cluster's
 	for _, p := range predicted {
 		if p.Tied == 0 {
 			if !real[p.Pod] {
@@ -189,14 +187,14 @@ func compareDeletions(predicted []simulate.Deletion, deleted []string, pods map[
 		if real[p.Pod] {
 			same++
 		}
-		class := tieClass(rankOf[p.Pod])
+		class := strings.Join(upstreamTies(all, p.Pod, now), ",")
 		c := ties[class]
 		c[0]++
 		ties[class] = c
 	}
 	for class, c := range ties {
-		for _, name := range deleted {
-			if tieClass(rankOf[name]) == class {
+		for _, name := range strings.Split(class, ",") {
+			if real[name] {
 				c[1]++
 			}
 		}
@@ -213,11 +211,27 @@ func compareDeletions(predicted []simulate.Deletion, deleted []string, pods map[
 	return verdict, problems
 }
 
-// tieClass names what upstream's order compares of a pod but its UID,
-// to the instant.
-func tieClass(r replicaset.Rank) string {
-	return fmt.Sprintf("%t/%s/%t/%s/%d/%d/%d/%d/%s", r.Node == "", r.Phase, r.Ready, r.ReadySince.UTC().Format(time.RFC3339Nano),
-		r.Cost, r.OnNode, r.Restarts, r.SidecarRestarts, r.Created.UTC().Format(time.RFC3339Nano))
+// upstreamTies returns, sorted, the names of the pods of all that
+// kube-controller-manager's own comparison (pkg/controller's
+// ActivePodsWithRanks, each pod ranked by its node's count as simOnNode
+// counts it) orders neither before nor after the pod named, at now: the
+// pod itself and those tied with it.
+func upstreamTies(all []*corev1.Pod, name string, now time.Time) []string {
+	i := slices.IndexFunc(all, func(q *corev1.Pod) bool { return q.Name == name })
+	if i < 0 {
+		return nil
+	}
+	p, onNode := all[i], simOnNode(all)
+	var out []string
+	for _, q := range all {
+		pair := controller.ActivePodsWithRanks{Pods: []*corev1.Pod{p, q},
+			Rank: []int{onNode[p.Spec.NodeName], onNode[q.Spec.NodeName]}, Now: metav1.NewTime(now)}
+		if !pair.Less(0, 1) && !pair.Less(1, 0) {
+			out = append(out, q.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func describeDeletions(ds []simulate.Deletion) string {

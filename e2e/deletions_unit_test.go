@@ -40,7 +40,7 @@ func TestCompareDeletions(t *testing.T) {
 		{"tie, outside it", []simulate.Deletion{del("a", 0), del("b", 1)}, []string{"a", "d"}, false, "d does not tie with b"},
 		{"count", []simulate.Deletion{del("a", 0)}, []string{"a", "d"}, false, "the cluster deleted more pods"},
 	} {
-		verdict, problems := compareDeletions(tt.predicted, tt.deleted, pods)
+		verdict, problems := compareDeletions(tt.predicted, tt.deleted, pods, t0)
 		if ok := len(problems) == 0; ok != tt.ok {
 			t.Errorf("%s: ok %v (%s; %s), want %v (%s)", tt.name, ok, verdict, strings.Join(problems, "; "), tt.ok, tt.reason)
 		}

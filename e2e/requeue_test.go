@@ -18,6 +18,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -167,7 +168,7 @@ func testRequeue(t *testing.T, cfg *restclient.Config) {
 	live := waitSimReal(t, client, ns, "the steady state", simulate.Complete, 2*time.Minute)
 	// Past the deadline: Progressing's lastUpdateTime (whole seconds) plus
 	// 2 s, with a second to spare.
-	cond := deploymentCondition(live, appsv1.DeploymentProgressing)
+	cond := deployutil.GetCondition(live.Status, appsv1.DeploymentProgressing)
 	if cond == nil || cond.Reason != "NewReplicaSetAvailable" {
 		t.Fatalf("steady state without Progressing NewReplicaSetAvailable: %+v", live.Status.Conditions)
 	}
@@ -305,13 +306,4 @@ func liveSnapshot(t *testing.T, client kubernetes.Interface, ns string, now time
 		}
 		return s
 	}
-}
-
-func deploymentCondition(d *appsv1.Deployment, typ appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
-	for i := range d.Status.Conditions {
-		if d.Status.Conditions[i].Type == typ {
-			return &d.Status.Conditions[i]
-		}
-	}
-	return nil
 }

@@ -414,18 +414,12 @@ func writeDeleted(b *strings.Builder, ds []Deletion) {
 			fmt.Fprintf(b, "%s#%d %s (%s%s)", sep, d.Position, d.Pod, d.Why, tiedText(d.Tied))
 		}
 		if more := j - i - shownDeletions; more > 0 {
-			tied := 0
-			for _, d := range ds[i+shownDeletions : j] {
-				if d.Tied > 0 {
-					tied++
-				}
-			}
 			fmt.Fprintf(b, "; %d more", more)
-			if tied > 0 {
-				fmt.Fprintf(b, " (%d tied with kept pods)", tied)
+			if n := countTied(ds[i+shownDeletions : j]); n > 0 {
+				fmt.Fprintf(b, " (%d tied with kept pods)", n)
 			}
 		}
-		if tiedAny(ds[i:j]) {
+		if countTied(ds[i:j]) > 0 {
 			b.WriteString("; among tied pods a real controller deletes those its cache lists first")
 		}
 		b.WriteString("\n")
@@ -442,13 +436,15 @@ func tiedText(n int) string {
 	return fmt.Sprintf("; tied with %d kept", n)
 }
 
-func tiedAny(ds []Deletion) bool {
+// countTied is how many of ds tie with kept pods.
+func countTied(ds []Deletion) int {
+	n := 0
 	for _, d := range ds {
 		if d.Tied > 0 {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // requeueWhy gives the reason of a plan's requeue, with its numbers. Sync
