@@ -24,6 +24,7 @@ type config struct {
 	readyStagger   time.Duration
 	failureRate    float64
 	failingImages  map[string]bool
+	refusedImages  map[string]string // image → the apiserver's error
 	seed           uint64
 	burst          int32
 	nodes          int
@@ -116,6 +117,35 @@ func WithFailingImage(image string) Option {
 	}
 }
 
+// WithRefusedImage makes the apiserver refuse every pod created during the
+// run from a template with a container (or init container) of this image,
+// with message as its error, as an admission policy, Pod Security or a
+// webhook that denies the pods does; message is the error's text as the
+// apiserver words it (the ReplicaSet's ReplicaFailure condition carries
+// it). It may be given several times.
+//
+// What the world then does is upstream's ReplicaSet controller's: a sync
+// of a ReplicaSet short of pods tries a first slow-start batch of one pod,
+// whose refusal ends the sync (the other creates are skipped); the status
+// write sets ReplicaFailure (reason FailedCreate, the message) unless the
+// ReplicaSet has one already, and the sync is retried with backoff, each
+// retry refused again, so no pod is ever made. The condition is removed
+// by the first sync with nothing to create (the ReplicaSet scaled down to
+// the pods it has). The Deployment controller copies it into the
+// Deployment's ReplicaFailure condition, and counts the ReplicaSet's
+// missing pods neither as pods nor as available: a rolling update
+// waiting for them keeps every old pod, since it may scale old ones down
+// only as far as the unavailable new replicas leave room. The step where a
+// ReplicaSet is first refused lists it (see [Step.Refused]).
+func WithRefusedImage(image, message string) Option {
+	return func(c *config) {
+		if c.refusedImages == nil {
+			c.refusedImages = map[string]string{}
+		}
+		c.refusedImages[image] = message
+	}
+}
+
 // WithSeed seeds the failure draws (default 0). The same state, options and
 // seed give the same timeline.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
@@ -190,6 +220,11 @@ func (c *config) validate() error {
 	case c.maxPods <= 0:
 		return fmt.Errorf("simulate: pod limit %d must be positive", c.maxPods)
 	}
+	for image, msg := range c.refusedImages {
+		if msg == "" {
+			return fmt.Errorf("simulate: refused image %q has no message (the apiserver's error for its pods)", image)
+		}
+	}
 	for i, ch := range c.changes {
 		if ch.At < 0 {
 			return fmt.Errorf("simulate: change %d (%s) is at %v, before the start", i, ch.Description, ch.At)
@@ -206,14 +241,32 @@ func (c *config) fails(t *corev1.PodTemplateSpec) bool {
 	if len(c.failingImages) == 0 {
 		return false
 	}
+	_, ok := firstImage(t, func(image string) bool { return c.failingImages[image] })
+	return ok
+}
+
+// refuses returns the apiserver's error for the pods of a template that
+// WithRefusedImage refuses (the first such image's, init containers
+// first), and whether it refuses them.
+func (c *config) refuses(t *corev1.PodTemplateSpec) (string, bool) {
+	if len(c.refusedImages) == 0 {
+		return "", false
+	}
+	image, ok := firstImage(t, func(image string) bool { _, ok := c.refusedImages[image]; return ok })
+	return c.refusedImages[image], ok
+}
+
+// firstImage returns the first image of t's init containers, then its
+// containers, for which match is true.
+func firstImage(t *corev1.PodTemplateSpec, match func(string) bool) (string, bool) {
 	for _, list := range [][]corev1.Container{t.Spec.InitContainers, t.Spec.Containers} {
 		for _, ct := range list {
-			if c.failingImages[ct.Image] {
-				return true
+			if match(ct.Image) {
+				return ct.Image, true
 			}
 		}
 	}
-	return false
+	return "", false
 }
 
 // WithSyncFunc replaces the sync of every step: f is called instead of

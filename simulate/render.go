@@ -324,7 +324,7 @@ func (t *Timeline) Transcript() string {
 // may say a later time), and false for any other step: two steps with the
 // same key do the same.
 func (t *Timeline) requeueKey(s *Step) (string, bool) {
-	if !s.Requeue || len(s.Actions)+len(s.Changes)+len(s.Deleted) > 0 {
+	if !s.Requeue || len(s.Actions)+len(s.Changes)+len(s.Deleted)+len(s.Refused) > 0 {
 		return "", false
 	}
 	var b strings.Builder
@@ -341,6 +341,7 @@ func (t *Timeline) writeStep(b *strings.Builder, s *Step, header bool) {
 		fmt.Fprintf(b, "branch %s\n", s.Branch)
 	}
 	writeDeleted(b, s.Deleted)
+	writeRefused(b, s.Refused)
 	for _, c := range s.Changes {
 		fmt.Fprintf(b, "  user: %s\n", c)
 	}
@@ -424,6 +425,19 @@ func writeDeleted(b *strings.Builder, ds []Deletion) {
 		}
 		b.WriteString("\n")
 		i = j
+	}
+}
+
+// writeRefused writes a step's refusals (see [WithRefusedImage]), one line
+// per ReplicaSet.
+func writeRefused(b *strings.Builder, rs []Refusal) {
+	for _, r := range rs {
+		skips := ""
+		if r.Missing > 1 {
+			skips = fmt.Sprintf(", skips the other %d", r.Missing-1)
+		}
+		fmt.Fprintf(b, "  rs controller creates 1 of the %d missing pods of %s (a slow-start batch of one), refused (%s)%s; sets ReplicaFailure FailedCreate, retries with backoff\n",
+			r.Missing, r.ReplicaSet, r.Message, skips)
 	}
 }
 

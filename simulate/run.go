@@ -121,6 +121,7 @@ type runner struct {
 	state      deploysync.State
 	world      *world
 	deleted    []Deletion // by the world's last move, for the step's record
+	refused    []Refusal  // likewise
 	changes    []Change
 	nextChange int
 	check      checker
@@ -202,7 +203,7 @@ func (r *runner) run(given map[types.UID][]*corev1.Pod) (*Timeline, error) {
 			}
 			r.now = next
 			r.state.ReplicaSets = r.world.step(r.state.ReplicaSets, r.now)
-			r.deleted = r.world.deleted
+			r.deleted, r.refused = r.world.deleted, r.world.refused
 			if err := r.checkPods(nil); err != nil {
 				return nil, err
 			}
@@ -382,8 +383,9 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 		Why: plan.Why, RequeueWhy: requeueWhy(d, plan, r.start, r.start.Add(r.now)),
 		Replicas: *d.Spec.Replicas, MaxSurge: facts.MaxSurge(d), MaxUnavailable: facts.MaxUnavailable(d),
 		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions), Deleted: r.deleted,
+		Refused: r.refused,
 	})
-	r.deleted = nil
+	r.deleted, r.refused = nil, nil
 }
 
 // checkPods refuses a world holding more pods than the limit: at the start

@@ -67,6 +67,10 @@ type scenario struct {
 	want   simulate.Outcome
 }
 
+// refusedMessage is the apiserver's error for a pod a validating webhook
+// denies, as it words it.
+const refusedMessage = `admission webhook "images.example.com" denied the request: image nginx:refused is not allowed`
+
 // upgrade is the image change every rollout scenario starts with.
 var upgrade = simulate.SetImage(0, "web", "nginx:1.28")
 
@@ -166,6 +170,15 @@ func scenarios() []scenario {
 				d.UID, d.Generation = "web-uid", 1
 				return deploysync.State{Deployment: d, Now: start}
 			},
+			want: simulate.Complete,
+		},
+		{
+			name: "refused pods then fixed",
+			reason: "an admission webhook refuses nginx:refused pods: the new ReplicaSet gets ReplicaFailure and no pod, yet the rollout moves as if its pods existed (old 10→8, new 3→5: maxSurge counts ReplicaSet sizes) and stalls at 8 available; " +
+				"at 10s nginx:1.28 replaces it: the refused ReplicaSet, 5 unavailable, goes to 0 at once and the rollout completes",
+			state: func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
+			opts: []simulate.Option{simulate.WithRefusedImage("nginx:refused", refusedMessage), simulate.WithChanges(
+				simulate.SetImage(0, "web", "nginx:refused"), simulate.SetImage(10*time.Second, "web", "nginx:1.28"))},
 			want: simulate.Complete,
 		},
 		{

@@ -115,6 +115,23 @@ type Step struct {
 	// [replicaset.DeletionOrder] for each ReplicaSet scaled down. Pods the
 	// garbage collector deletes with their ReplicaSet are not listed.
 	Deleted []Deletion
+	// Refused are the ReplicaSets whose pods the apiserver refused (see
+	// [WithRefusedImage]) for the first time as the world moved to this
+	// step: those given the ReplicaFailure condition. The ReplicaSet
+	// controller's retries, refused alike, are not listed.
+	Refused []Refusal
+}
+
+// Refusal is a ReplicaSet whose pod creates the apiserver refused.
+type Refusal struct {
+	// ReplicaSet names it.
+	ReplicaSet string
+	// Missing is how many pods it is short: spec.replicas minus its pods.
+	// The ReplicaSet controller tried one (a slow-start batch of one) and
+	// skipped the others.
+	Missing int32
+	// Message is the apiserver's error, the condition's message.
+	Message string
 }
 
 // Deletion is one pod the ReplicaSet controller deleted in a scale-down,

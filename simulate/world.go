@@ -85,8 +85,10 @@ type world struct {
 	// (of every ReplicaSet the world holds) on each, for the spreading.
 	nodeNames []string
 	perNode   []int
-	// deleted are the deletions of the last step, in order.
+	// deleted are the deletions of the last step, in order; refused the
+	// ReplicaSets first refused pods in it (see [WithRefusedImage]).
 	deleted []Deletion
+	refused []Refusal
 	// lastSlot is the ready time of the last pod given a slot (see
 	// [WithReadyStagger]); slotted reports whether one was.
 	lastSlot time.Duration
@@ -408,12 +410,14 @@ func (w *world) release(freed time.Duration) {
 //     availableReplicas (ready for at least the ReplicaSet's
 //     minReadySeconds; on 1.33 for more, as that minor's strict
 //     comparison), terminatingReplicas;
-//     observedGeneration is the generation.
+//     observedGeneration is the generation. A ReplicaSet short of pods
+//     whose template [WithRefusedImage] refuses creates none and gets the
+//     ReplicaFailure condition; any other loses it.
 //
 // Pods of ReplicaSets no longer in the state are deleted by the garbage
 // collector: they terminate and linger as orphans.
 func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.ReplicaSet {
-	w.deleted = nil
+	w.deleted, w.refused = nil, nil
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	seen := make(map[types.UID]bool, len(rss))
 	for i, rs := range rss {
@@ -423,9 +427,13 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 			rp = &rsPods{}
 			w.byUID[rs.UID] = rp
 		}
-		w.reconcile(rs, rss, rp, now)
+		refusal, refused := w.reconcile(rs, rss, rp, now)
 		rp.terminating = dropGone(rp.terminating, now)
-		out[i] = withStatus(rs, w.count(rs, rp, now))
+		conds, set := failureConditions(rs.Status.Conditions, refused, refusal, w.start.Add(now))
+		if set {
+			w.refused = append(w.refused, Refusal{ReplicaSet: rs.Name, Missing: max(*rs.Spec.Replicas, 0) - int32(len(rp.active)), Message: refusal})
+		}
+		out[i] = withStatus(rs, w.count(rs, rp, now), conds)
 	}
 	if len(w.byUID) > len(rss) {
 		var freed []time.Duration
@@ -452,7 +460,10 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 	return out
 }
 
-func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *rsPods, now time.Duration) {
+// reconcile creates or deletes rs's pods as its size says, and returns the
+// apiserver's error and true when it refuses the creates (see
+// [WithRefusedImage]).
+func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *rsPods, now time.Duration) (string, bool) {
 	// Upstream's int32 wrap-around can write a negative size (a real
 	// apiserver would refuse that write); the world runs no pods for it.
 	want := max(int64(*rs.Spec.Replicas), 0)
@@ -460,12 +471,38 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	burst := int64(w.cfg.burst)
 	switch {
 	case have < want:
+		if msg, refused := w.cfg.refuses(&rs.Spec.Template); refused {
+			// The first slow-start batch, of one pod, is refused; the
+			// rest of the creates are skipped.
+			return msg, true
+		}
 		for n := min(want-have, burst); n > 0; n-- {
 			rp.active = append(rp.active, w.startPod(rs, now))
 		}
 	case have > want:
 		w.scaleDown(rs, rss, rp, int(min(have-want, burst)), now)
 	}
+	return "", false
+}
+
+// failureConditions returns a ReplicaSet's conditions after a sync of the
+// ReplicaSet controller whose creates the apiserver refused with msg
+// (refused) or that wrote its pods: as upstream's calculateStatus, a
+// refusal sets ReplicaFailure (FailedCreate, msg, stamped at in whole
+// seconds as the apiserver stores it) unless the ReplicaSet has that
+// condition already, and a sync without one removes it. set reports a
+// condition newly set; cs itself is returned when nothing changes.
+func failureConditions(cs []appsv1.ReplicaSetCondition, refused bool, msg string, at time.Time) (out []appsv1.ReplicaSetCondition, set bool) {
+	i := slices.IndexFunc(cs, func(c appsv1.ReplicaSetCondition) bool { return c.Type == appsv1.ReplicaSetReplicaFailure })
+	switch {
+	case refused && i < 0:
+		out = append(slices.Clone(cs), appsv1.ReplicaSetCondition{Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
+			LastTransitionTime: metav1.NewTime(at.Truncate(time.Second)), Reason: "FailedCreate", Message: msg})
+		return out, true
+	case !refused && i >= 0:
+		return slices.Delete(slices.Clone(cs), i, i+1), false
+	}
+	return cs, false
 }
 
 // scaleDown deletes the n pods of rs upstream's ReplicaSet controller
@@ -626,19 +663,21 @@ func (w *world) count(rs *appsv1.ReplicaSet, rp *rsPods, now time.Duration) coun
 }
 
 // withStatus returns rs with the status the ReplicaSet controller writes for
-// these counts; rs itself if nothing changes.
-func withStatus(rs *appsv1.ReplicaSet, c counts) *appsv1.ReplicaSet {
+// these counts and conditions (rs's own slice when they do not change, as
+// failureConditions returns it); rs itself if nothing changes.
+func withStatus(rs *appsv1.ReplicaSet, c counts, conds []appsv1.ReplicaSetCondition) *appsv1.ReplicaSet {
 	st := rs.Status
+	sameConds := len(conds) == len(st.Conditions) && (len(conds) == 0 || &conds[0] == &st.Conditions[0])
 	if st.Replicas == c.pods && st.FullyLabeledReplicas == c.pods && st.ReadyReplicas == c.ready &&
 		st.AvailableReplicas == c.available && st.ObservedGeneration == rs.Generation &&
-		st.TerminatingReplicas != nil && *st.TerminatingReplicas == c.terminating {
+		st.TerminatingReplicas != nil && *st.TerminatingReplicas == c.terminating && sameConds {
 		return rs
 	}
 	out := *rs
 	term := c.terminating
 	out.Status = appsv1.ReplicaSetStatus{
 		Replicas: c.pods, FullyLabeledReplicas: c.pods, ReadyReplicas: c.ready, AvailableReplicas: c.available,
-		ObservedGeneration: rs.Generation, TerminatingReplicas: &term, Conditions: rs.Status.Conditions,
+		ObservedGeneration: rs.Generation, TerminatingReplicas: &term, Conditions: conds,
 	}
 	return &out
 }
@@ -676,7 +715,15 @@ func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration 
 	for _, rs := range rss {
 		rp := w.byUID[rs.UID]
 		if rp == nil || int64(len(rp.active)) != int64(*rs.Spec.Replicas) {
-			return now
+			if _, refused := w.cfg.refuses(&rs.Spec.Template); !refused || rp != nil && int64(len(rp.active)) > int64(*rs.Spec.Replicas) {
+				return now
+			}
+			// Refused pods: the retries change nothing. (A ReplicaSet
+			// the last sync created is first refused at the step its
+			// write brings.)
+			if rp == nil {
+				continue
+			}
 		}
 		minReady := time.Duration(rs.Spec.MinReadySeconds) * time.Second
 		for i := range rp.active {
