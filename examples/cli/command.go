@@ -422,6 +422,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		failureRate             float64
 		seed                    uint64
 		failing                 []string
+		refused                 []string
 		maxSteps                int
 		maxPods                 int64
 		nodes                   int
@@ -468,6 +469,10 @@ the input already breaks is reported as such, not as the controller's fault).`,
 			}
 			for _, img := range failing {
 				opts = append(opts, simulate.WithFailingImage(img))
+			}
+			for _, r := range refused {
+				img, msg := parseRefused(r)
+				opts = append(opts, simulate.WithRefusedImage(img, msg))
 			}
 			if len(setImage) > 0 {
 				ch, err := parseSetImage(setImage)
@@ -526,6 +531,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.Float64Var(&failureRate, "failure-rate", 0, "probability that a new pod never becomes ready")
 	f.Uint64Var(&seed, "seed", 0, "seed of the failure draws")
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
+	f.StringArrayVar(&refused, "refused-image", nil, "the apiserver refuses pods of this image, as an admission policy or webhook does: IMAGE or IMAGE=MESSAGE, the apiserver's error (repeatable)")
 	f.IntVar(&maxSteps, "max-steps", 100_000, "step limit")
 	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")
 	f.IntVar(&nodes, "nodes", 1, "nodes the pods spread over (each new pod on the node with the fewest of the Deployment's pods; a scale-down deletes first from the nodes with the most)")
@@ -533,6 +539,19 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.StringVarP(&output, "output", "o", "text", outputHelp+" (json and yaml: the outcome, summary numbers and every step with its actions and reasons)")
 	f.StringVar(&maxUpdated, "max-updated", "", `hold the rollout at this many updated replicas, an integer or a percentage of spec.replicas ("30%"; deploysync.WithLimits)`)
 	return cmd
+}
+
+// refusedDefault is the apiserver's error for --refused-image without one.
+const refusedDefault = "pods refused by admission (simulated)"
+
+// parseRefused reads --refused-image: IMAGE or IMAGE=MESSAGE (an image
+// reference holds no "=").
+func parseRefused(v string) (image, message string) {
+	image, message, ok := strings.Cut(v, "=")
+	if !ok || message == "" {
+		message = refusedDefault
+	}
+	return image, message
 }
 
 // parseMaxUpdated reads --max-updated as deploysync.Limits.MaxUpdated and

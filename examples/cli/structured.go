@@ -80,6 +80,17 @@ type jsonStep struct {
 	ReplicaSets  []jsonReplicaSetRow `json:"replicaSets"`
 	Totals       jsonCounts          `json:"totals"`
 	Deleted      []jsonDeletion      `json:"deleted,omitempty"`
+	Refused      []jsonRefusal       `json:"refused,omitempty"`
+}
+
+// jsonRefusal is a ReplicaSet whose pods the apiserver first refused as
+// the world moved to the step (simulate.Step.Refused): kind
+// "PodsRefused", how many pods it is short, the apiserver's error.
+type jsonRefusal struct {
+	Kind       string `json:"kind"`
+	ReplicaSet string `json:"replicaSet"`
+	Missing    int32  `json:"missing"`
+	Message    string `json:"message"`
 }
 
 // jsonDeletion is a pod the ReplicaSet controller deleted as the world
@@ -156,6 +167,9 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 		for _, d := range s.Deleted {
 			js.Deleted = append(js.Deleted, jsonDeletion{Kind: "PodDeleted", ReplicaSet: d.ReplicaSet, Pod: d.Pod, Node: d.Node,
 				Position: d.Position, Tied: d.Tied, Text: d.Why})
+		}
+		for _, r := range s.Refused {
+			js.Refused = append(js.Refused, jsonRefusal{Kind: "PodsRefused", ReplicaSet: r.ReplicaSet, Missing: r.Missing, Message: r.Message})
 		}
 		for _, rs := range s.ReplicaSets {
 			js.ReplicaSets = append(js.ReplicaSets, jsonReplicaSetRow{Name: rs.Name, Revision: rs.Revision, New: rs.New, Replicas: rs.Replicas, Pods: countsJSON(rs.Pods)})
