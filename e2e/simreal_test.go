@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -56,6 +57,10 @@ type simRealScenario struct {
 	fresh   bool
 	changes []simulate.Change
 	failing string // an image whose pods never become ready
+	// refused: an image whose pods the apiserver refuses (a
+	// ValidatingAdmissionPolicy on the cluster, simulate.WithRefusedImage
+	// with the cluster's own message in the simulator).
+	refused string
 	// failureRate and seed: simulate.WithFailureRate and WithSeed. The
 	// driver fails the cluster's k-th pod created in the run when the
 	// simulator's k-th fails (simFailDraws).
@@ -95,6 +100,8 @@ var simRealScenarios = []simRealScenario{
 	{name: "never ready deadline exceeded", replicas: 10, failing: "nginx:bad",
 		changes: []simulate.Change{simulate.SetImage(0, "web", "nginx:bad")}, want: simulate.DeadlineExceeded, long: true},
 	{name: "rolling 1000 replicas", replicas: 1000, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, long: true},
+	{name: "refused pods then fixed", replicas: 10, refused: "nginx:refused", changes: []simulate.Change{
+		simulate.SetImage(0, "web", "nginx:refused"), simulate.SetImage(10*time.Second, "web", "nginx:1.28")}, want: simulate.Complete},
 	{name: "flaky pods seed 7", replicas: 10, failureRate: 0.2, seed: 7,
 		changes: []simulate.Change{simUpgrade}, want: simulate.DeadlineExceeded, long: true},
 	{name: "min ready seconds", replicas: 4, edit: func(d *appsv1.Deployment) { d.Spec.MinReadySeconds = 10 },
@@ -282,6 +289,9 @@ type simRealResult struct {
 	// more pods exist than in the simulator, whose world does one
 	// ReplicaSet's writes of a reaction before the next one's.
 	Overtaken []string
+	// Refused are the ReplicaSets given ReplicaFailure, each once, in
+	// order: "name reason".
+	Refused []string
 }
 
 // simRealTick is the simulator's tick for the knob run: about the
@@ -376,6 +386,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	t.Cleanup(startReplicaSetControllerWith(t, cfg, ns, simRealRSWorkers))
 	t.Cleanup(startUpstreamDeploymentController(t, cfg, ns))
 
+	if sc.refused != "" {
+		refuseImage(t, ctx, client, ns, sc.refused)
+	}
 	opts := simRealOptions(sc)
 	d := simRealDeployment(sc)
 	d.Namespace = ns
@@ -465,6 +478,16 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		t.Logf("real trace:\n%s\n%s", rec.trace(t0), drv.trace(t0))
 	}
 	lags.deletions(deletions)
+	if sc.refused != "" {
+		// The simulator refuses with the cluster's own words.
+		msg, at := rec.refusalMessage(t0)
+		if msg == "" {
+			t.Errorf("no ReplicaSet of the cluster got a ReplicaFailure condition, though %s pods are refused", sc.refused)
+			msg = "refused"
+		}
+		t.Logf("the cluster's ReplicaFailure, seen at +%v: %s", at.Round(time.Millisecond), msg)
+		opts = append(opts, simulate.WithRefusedImage(sc.refused, msg))
+	}
 	t.Logf("knob measurements: %s", rec.latencies())
 	rec.mu.Lock()
 	lags.add(rec.rsLag, rec.dcLag)
@@ -532,6 +555,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 				t.Logf("tick %v: deleted pods of the same classes; where the worlds first chose other pods of them:\n  %s", tick, strings.Join(lines, "\n  "))
 			}
 		}
+		if diff := cmp.Diff(sim.Refused, real.Refused); diff != "" {
+			diffs = append(diffs, difference{fmt.Sprintf("ReplicaSets given ReplicaFailure differ (-simulated +real):\n%s", diff), true})
+		}
 		if sim.MinAvailable != real.MinAvailable {
 			diffs = append(diffs, difference{fmt.Sprintf("lowest availability: simulated %d, real %d", sim.MinAvailable, real.MinAvailable), true})
 		}
@@ -575,6 +601,60 @@ func simRealOptions(sc simRealScenario) []simulate.Option {
 		opts = append(opts, simulate.WithFailureRate(sc.failureRate), simulate.WithSeed(sc.seed))
 	}
 	return opts
+}
+
+// refuseImage makes the apiserver refuse, in namespace ns, every pod with
+// a container of image, as an admission policy does: a
+// ValidatingAdmissionPolicy bound to ns alone. It returns once the
+// apiserver enforces it (a dry-run create of such a pod is refused; the
+// policy reaches the admission plugin through an informer) and removes it
+// at the end of the test.
+func refuseImage(t *testing.T, ctx context.Context, client kubernetes.Interface, ns, image string) {
+	t.Helper()
+	name := "refuse-" + ns
+	fail := admissionregistrationv1.Fail
+	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
+			FailurePolicy: &fail,
+			MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: []admissionregistrationv1.NamedRuleWithOperations{{
+				RuleWithOperations: admissionregistrationv1.RuleWithOperations{
+					Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create},
+					Rule:       admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"pods"}},
+				}}}},
+			Validations: []admissionregistrationv1.Validation{{
+				Expression: fmt.Sprintf("object.spec.containers.all(c, c.image != %q)", image),
+				Message:    "image " + image + " is not allowed",
+			}},
+		}}
+	binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{PolicyName: name,
+			ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
+			MatchResources: &admissionregistrationv1.MatchResources{NamespaceSelector: &metav1.LabelSelector{
+				MatchLabels: map[string]string{corev1.LabelMetadataName: ns}}}}}
+	policies := client.AdmissionregistrationV1().ValidatingAdmissionPolicies()
+	if _, err := policies.Create(ctx, policy, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating the policy refusing %s: %v", image, err)
+	}
+	t.Cleanup(func() { _ = policies.Delete(context.Background(), name, metav1.DeleteOptions{}) })
+	bindings := client.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings()
+	if _, err := bindings.Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating the policy binding: %v", err)
+	}
+	t.Cleanup(func() { _ = bindings.Delete(context.Background(), name, metav1.DeleteOptions{}) })
+	probe := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "probe", Namespace: ns},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: image}}}}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, err := client.CoreV1().Pods(ns).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if apierrors.IsForbidden(err) || apierrors.IsInvalid(err) {
+			t.Logf("the apiserver refuses %s pods in %s: %v", image, ns, err)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the policy refusing %s is not enforced after a minute (last dry run: %v)", image, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // simRealDeployment is the scenario's Deployment as simulate builds it
@@ -709,6 +789,14 @@ func simResult(s deploysync.State, tl *simulate.Timeline) simRealResult {
 			out.Scales = append(out.Scales, realScale{Message: e.Message, Sizes: formatSimSizes(sizes)})
 		}
 	}
+	for _, st := range tl.Steps {
+		for _, r := range st.Refused {
+			// Each once, as the recorder keeps the first it sees.
+			if e := r.ReplicaSet + " FailedCreate"; !slices.Contains(out.Refused, e) {
+				out.Refused = append(out.Refused, e)
+			}
+		}
+	}
 	out.PeakPods, _ = tl.PeakPods()
 	out.MinAvailable, _ = tl.MinAvailable()
 	return out
@@ -756,6 +844,16 @@ type simRecorder struct {
 	// ReplicaSet's pods not terminating after each, for the overtaking
 	// check in result.
 	writes, creates []rvWrite
+	// failures are the ReplicaFailure conditions seen since the start,
+	// the first of each ReplicaSet, in the order seen.
+	failures []realFailure
+}
+
+// realFailure is a ReplicaSet's ReplicaFailure condition as first seen.
+type realFailure struct {
+	rs              string
+	reason, message string
+	at              time.Time
 }
 
 // rvWrite is a write of a ReplicaSet's size, or the creation of one of its
@@ -849,7 +947,7 @@ func (r *simRecorder) reset() {
 	defer r.mu.Unlock()
 	r.origin = time.Now()
 	r.scales, r.scaleTimes, r.downs, r.early, r.rsLag, r.dcLag = nil, nil, nil, nil, nil, nil
-	r.writes, r.creates = nil, nil
+	r.writes, r.creates, r.failures = nil, nil, nil
 	for name, size := range r.sizes {
 		r.writes = append(r.writes, rvWrite{name, 0, size})
 	}
@@ -876,6 +974,10 @@ func (r *simRecorder) rs(rs *appsv1.ReplicaSet) {
 	r.sizes[rs.Name] = size
 	if _, ok := r.order[rs.Name]; !ok {
 		r.order[rs.Name] = len(r.order)
+	}
+	if c := replicaFailure(rs); c != nil && !r.origin.IsZero() &&
+		!slices.ContainsFunc(r.failures, func(f realFailure) bool { return f.rs == rs.Name }) {
+		r.failures = append(r.failures, realFailure{rs: rs.Name, reason: c.Reason, message: c.Message, at: now})
 	}
 	if r.origin.IsZero() || (known && old == size) || (!known && size == 0) {
 		if !r.origin.IsZero() {
@@ -1121,8 +1223,34 @@ func (r *simRecorder) result(t0 time.Time) (simRealResult, time.Duration, []simD
 	}
 	// Sizes in the record name every ReplicaSet seen, those made before
 	// the start included, as the simulator's do.
-	return simRealResult{Scales: slices.Clone(r.scales), PeakPods: r.peak, MinAvailable: max(r.minAvail, 0), Overtaken: overtaken},
+	var refused []string
+	for _, f := range r.failures {
+		refused = append(refused, f.rs+" "+f.reason)
+	}
+	return simRealResult{Scales: slices.Clone(r.scales), PeakPods: r.peak, MinAvailable: max(r.minAvail, 0), Overtaken: overtaken,
+			Refused: refused},
 		r.lastChange.Sub(t0), dels
+}
+
+// replicaFailure returns rs's ReplicaFailure condition, nil if none.
+func replicaFailure(rs *appsv1.ReplicaSet) *appsv1.ReplicaSetCondition {
+	for i := range rs.Status.Conditions {
+		if rs.Status.Conditions[i].Type == appsv1.ReplicaSetReplicaFailure {
+			return &rs.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// refusalMessage is the message of the first ReplicaFailure seen since
+// the start ("" if none), with when it was seen after t0.
+func (r *simRecorder) refusalMessage(t0 time.Time) (string, time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.failures) == 0 {
+		return "", 0
+	}
+	return r.failures[0].message, r.failures[0].at.Sub(t0)
 }
 
 // consistentDeletion reports whether no pod the ReplicaSet controller kept
