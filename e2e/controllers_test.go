@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"testing"
 
@@ -75,7 +76,20 @@ func startReplicaSetController(t *testing.T, cfg *restclient.Config, ns string) 
 // startReplicaSetControllerWith is startReplicaSetController with that many
 // workers (kube-controller-manager's --concurrent-replicaset-syncs).
 func startReplicaSetControllerWith(t *testing.T, cfg *restclient.Config, ns string, workers int) (stop func()) {
-	client := clientFor(t, cfg, "replicaset-controller")
+	return startReplicaSetControllerWrapped(t, cfg, ns, workers, nil)
+}
+
+// startReplicaSetControllerWrapped is startReplicaSetControllerWith with
+// wrap, unless nil, around its client's transport: what the controller
+// sends and hears, seen from its side.
+func startReplicaSetControllerWrapped(t *testing.T, cfg *restclient.Config, ns string, workers int,
+	wrap func(http.RoundTripper) http.RoundTripper) (stop func()) {
+	c := cfg
+	if wrap != nil {
+		c = restclient.CopyConfig(cfg)
+		c.Wrap(wrap)
+	}
+	client := clientFor(t, c, "replicaset-controller")
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
 	return runUntilStopped(func(ctx context.Context) {
 		rsc := replicaset.NewReplicaSetController(ctx, factory.Apps().V1().ReplicaSets(), factory.Core().V1().Pods(), client, 500)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -383,7 +384,12 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	t.Cleanup(stopRec)
 	drv, stopDrv := startSimDriver(t, client, ns, rec, sc.failing, simRealStagger)
 	t.Cleanup(stopDrv)
-	t.Cleanup(startReplicaSetControllerWith(t, cfg, ns, simRealRSWorkers))
+	var refusals refusedCreates
+	var wrap func(http.RoundTripper) http.RoundTripper
+	if sc.refused != "" {
+		wrap = refusals.wrap
+	}
+	t.Cleanup(startReplicaSetControllerWrapped(t, cfg, ns, simRealRSWorkers, wrap))
 	t.Cleanup(startUpstreamDeploymentController(t, cfg, ns))
 
 	if sc.refused != "" {
@@ -487,6 +493,14 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		}
 		t.Logf("the cluster's ReplicaFailure, seen at +%v: %s", at.Round(time.Millisecond), msg)
 		opts = append(opts, simulate.WithRefusedImage(sc.refused, msg))
+		// The ReplicaSet controller's retries of the refused ReplicaSet.
+		gaps := retryGaps(refusals.times())
+		held, bad := judgeRetries(gaps)
+		t.Logf("the ReplicaSet controller's retries: %d refused creates; gap/limiter's wait after each: %s; %d gaps the limiter's waits",
+			len(gaps)+1, formatRetryGaps(gaps), held)
+		if held < 5 || len(bad) > 0 {
+			t.Errorf("the retries are not the workqueue limiter's (internal/ratelimit): %d gaps held, want at least 5; %s", held, strings.Join(bad, "; "))
+		}
 	}
 	t.Logf("knob measurements: %s", rec.latencies())
 	rec.mu.Lock()

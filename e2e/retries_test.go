@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/deploysync/deploysync/internal/ratelimit"
+)
+
+// The failed-sync path of the workqueue's rate limiter, measured: a
+// ReplicaSet whose pods the apiserver refuses fails every sync, and
+// kube-controller-manager's ReplicaSet controller retries it with
+// AddRateLimited and never forgets it until a sync succeeds. Each failed
+// sync sends one pod create (a slow-start batch of one), so the times of
+// the refused creates, seen on the controller's own connection, are the
+// times of its retries. The Deployment controller builds its queue with
+// the same limiter (client-go's default controller rate limiter), which
+// internal/ratelimit models for the simulator; the gaps are held to it.
+
+// refusedCreates records when the apiserver refused a pod create sent
+// through the transport it wraps: 403 Forbidden (a webhook, a quota, Pod
+// Security) or 422 Invalid (a ValidatingAdmissionPolicy's default reason,
+// though its message reads "is forbidden").
+type refusedCreates struct {
+	mu sync.Mutex
+	at []time.Time
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func (r *refusedCreates) wrap(rt http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		resp, err := rt.RoundTrip(req)
+		if err == nil && req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/pods") &&
+			(resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusUnprocessableEntity) {
+			r.mu.Lock()
+			r.at = append(r.at, time.Now())
+			r.mu.Unlock()
+		}
+		return resp, err
+	})
+}
+
+func (r *refusedCreates) times() []time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]time.Time(nil), r.at...)
+}
+
+// retryGap is the gap after the k-th refused create (k from 1) and the
+// limiter's wait for the k-th failure in a row.
+type retryGap struct {
+	k         int
+	gap, wait time.Duration
+}
+
+// retryGaps pairs the gaps between refusals with the limiter's waits, each
+// refusal being one failed sync that adds the key rate-limited.
+func retryGaps(at []time.Time) []retryGap {
+	var l ratelimit.Limiter
+	var out []retryGap
+	for k := 1; k < len(at); k++ {
+		wait := l.When(at[k-1].Sub(at[0]))
+		out = append(out, retryGap{k: k, gap: at[k].Sub(at[k-1]), wait: wait})
+	}
+	return out
+}
+
+// judgeRetries holds the gaps to the limiter. A sync an event brings (the
+// ReplicaSet's creation, its status write, a scale) comes before its wait,
+// so a gap shorter than the limiter's wait is an event's; the gaps after
+// the last such one are the limiter's alone, and each must be its wait
+// plus the sync's own time (at most 10% and 20 ms more). It returns how
+// many gaps were so held, and those that were not.
+func judgeRetries(gaps []retryGap) (held int, bad []string) {
+	from := 0
+	for i, g := range gaps {
+		if g.gap < g.wait {
+			from = i + 1
+		}
+	}
+	for _, g := range gaps[from:] {
+		if g.gap > g.wait+g.wait/10+20*time.Millisecond {
+			bad = append(bad, fmt.Sprintf("after refusal %d: %v, the limiter waits %v", g.k, g.gap.Round(time.Millisecond), g.wait))
+			continue
+		}
+		held++
+	}
+	return held, bad
+}
+
+func formatRetryGaps(gaps []retryGap) string {
+	parts := make([]string, len(gaps))
+	for i, g := range gaps {
+		parts[i] = fmt.Sprintf("%v/%v", g.gap.Round(time.Millisecond), g.wait)
+	}
+	return strings.Join(parts, " ")
+}
