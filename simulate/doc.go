@@ -16,6 +16,8 @@
 // (upstream's full ranking, [github.com/deploysync/deploysync/replicaset.DeletionOrder]),
 // and pods run on nodes ([WithNodes]); pods start, become ready, become available after minReadySeconds,
 // or never become ready (a failure rate with a seed, or a broken image);
+// the apiserver may refuse a template's pods outright ([WithRefusedImage]:
+// no pod, the ReplicaSet's ReplicaFailure condition);
 // deleted pods terminate for a while. Every knob is an [Option]. Scripted
 // [Change]s edit the Deployment mid-run: a new image, a new size, pause and
 // resume, a rollback.
@@ -23,7 +25,8 @@
 // # The timeline
 //
 // A run returns a [Timeline]: per [Step] the time, the pods deleted before
-// it with their rank ([Deletion]), the plan's actions with their reasons, each ReplicaSet's size and pods, the totals and the
+// it with their rank ([Deletion]) and the ReplicaSets first refused pods
+// ([Refusal]), the plan's actions with their reasons, each ReplicaSet's size and pods, the totals and the
 // Deployment's conditions; how the run ended ([Outcome]); and the broken
 // [Invariant]s, each a [Violation] — never hidden. [Timeline.Table],
 // [Timeline.Summary] and [Timeline.Transcript] render it as text. The same

@@ -20,7 +20,10 @@
 // error and drops one after 15 failed retries. A real
 // kube-controller-manager paces such requeues so: e2e's TestE2E/requeue
 // counts its syncs of a Deployment in that loop against the simulator's
-// (e2e/README.md, "The workqueue's rate limiter, measured").
+// (e2e/README.md, "The workqueue's rate limiter, measured"), and the
+// doubling waits of failed syncs are measured on the ReplicaSet
+// controller, whose queue uses the same limiter, retrying a ReplicaSet
+// whose pods the apiserver refuses (e2e/retries_test.go).
 package ratelimit
 
 import (
