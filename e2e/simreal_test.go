@@ -1008,8 +1008,9 @@ func (r *simRecorder) rs(rs *appsv1.ReplicaSet) {
 		}
 	}
 	r.writes = append(r.writes, rvWrite{rs.Name, rv, size})
-	if size < old {
-		verb = "down"
+	// A scale-down of a ReplicaSet without a pod (one whose pods the
+	// apiserver refused) deletes nothing, and nothing can overtake it.
+	if size < old && r.hasPods(rs.UID) {
 		d := &scaleDown{rs: rs.Name, uid: rs.UID, n: int(old - size), at: now, rv: rv}
 		r.downs = append(r.downs, d)
 		// Deletions seen before this scale-down: the recorder's pod watch
@@ -1036,9 +1037,23 @@ func (r *simRecorder) rs(rs *appsv1.ReplicaSet) {
 	if !r.lastReady.IsZero() {
 		r.lastReady = time.Time{}
 	}
+	if size < old {
+		verb = "down"
+	}
 	r.scales = append(r.scales, realScale{Message: fmt.Sprintf("Scaled %s replica set %s from %d to %d", verb, rs.Name, old, size)})
 	r.scales[len(r.scales)-1].Sizes = formatSimSizes(r.sizes)
 	r.scaleTimes = append(r.scaleTimes, now)
+}
+
+// hasPods reports whether the recorder holds a pod of the ReplicaSet with
+// uid, terminating or not (r.mu held).
+func (r *simRecorder) hasPods(uid types.UID) bool {
+	for _, p := range r.pods {
+		if ref := metav1.GetControllerOfNoCopy(p); ref != nil && ref.UID == uid {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *simRecorder) pod(p *corev1.Pod, gone bool) {
