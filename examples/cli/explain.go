@@ -8,6 +8,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -111,10 +112,14 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 		if c != nil {
 			msg = ": " + c.Message
 		}
-		return fmt.Sprintf("the rollout made no progress for progressDeadlineSeconds (%d s) and the controller marked it failed%s", ptrOr(d.Spec.ProgressDeadlineSeconds), msg)
+		return withReplicaFailure(fmt.Sprintf("the rollout made no progress for progressDeadlineSeconds (%d s) and the controller marked it failed%s",
+			ptrOr(d.Spec.ProgressDeadlineSeconds), msg), d)
 	case simulate.Stalled:
 		if rs, n, ok := staleDesired(d, tl.Final.ReplicaSets); ok && !hasFix(fixes, deploysync.FixStaleDesiredReplicas) {
 			return "the rollout stalled: " + staleExplanation(d, rs, n)
+		}
+		if replicaFailure(d) != nil {
+			return withReplicaFailure("the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline", d)
 		}
 		return "the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline (pods that never become ready, and no progressDeadlineSeconds?)"
 	case simulate.StepLimit:
@@ -126,6 +131,26 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 		return "the rollout is held at --max-updated (Progressing " + c.Reason + "): " + c.Message + " Raise the limit to go on."
 	}
 	return ""
+}
+
+// replicaFailure is the Deployment's ReplicaFailure condition when True
+// (pods the apiserver refuses, --refused-image), else nil.
+func replicaFailure(d *appsv1.Deployment) *appsv1.DeploymentCondition {
+	c := deployutil.GetCondition(d.Status, appsv1.DeploymentReplicaFailure)
+	if c == nil || c.Status != corev1.ConditionTrue {
+		return nil
+	}
+	return c
+}
+
+// withReplicaFailure adds to note, a sentence, why pods are missing when
+// the Deployment has a ReplicaFailure condition: its reason and message.
+func withReplicaFailure(note string, d *appsv1.Deployment) string {
+	c := replicaFailure(d)
+	if c == nil {
+		return note
+	}
+	return strings.TrimSuffix(note, ".") + fmt.Sprintf(". Pods are missing: the ReplicaSet controller cannot create them (ReplicaFailure %s: %s)", c.Reason, c.Message)
 }
 
 func ptrOr(p *int32) int32 {
