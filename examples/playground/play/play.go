@@ -74,6 +74,16 @@ type PodModel struct {
 	Seed uint64 `json:"seed"`
 	// FailingImages are images whose pods never become ready.
 	FailingImages []string `json:"failingImages,omitempty"`
+	// RefusedImages are images whose pods the apiserver refuses, as an
+	// admission webhook does, with RefusedMessage's words.
+	RefusedImages []string `json:"refusedImages,omitempty"`
+}
+
+// RefusedMessage is the apiserver's error the page's world gives for a
+// pod of a refused image: a validating webhook's denial, as the
+// simulator's golden scenario words it.
+func RefusedMessage(image string) string {
+	return `admission webhook "images.example.com" denied the request: image ` + image + ` is not allowed`
 }
 
 // DefaultPods are simulate's defaults.
@@ -329,6 +339,9 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 	}
 	for _, img := range p.FailingImages {
 		opts = append(opts, simulate.WithFailingImage(img))
+	}
+	for _, img := range p.RefusedImages {
+		opts = append(opts, simulate.WithRefusedImage(img, RefusedMessage(img)))
 	}
 	return s, opts, nil
 }

@@ -70,9 +70,9 @@ func Scenarios() []Scenario {
 	bad := []string{"nginx:bad"}
 	mirror := func(id, name, reason string, req Request) Scenario {
 		if req.Pods.StartDelay == 0 && req.Pods.ReadyDelay == 0 && req.Pods.TerminationDelay == 0 {
-			fail, rate, seed := req.Pods.FailingImages, req.Pods.FailureRate, req.Pods.Seed
+			fail, refused, rate, seed := req.Pods.FailingImages, req.Pods.RefusedImages, req.Pods.FailureRate, req.Pods.Seed
 			req.Pods = DefaultPods
-			req.Pods.FailingImages, req.Pods.FailureRate, req.Pods.Seed = fail, rate, seed
+			req.Pods.FailingImages, req.Pods.RefusedImages, req.Pods.FailureRate, req.Pods.Seed = fail, refused, rate, seed
 		}
 		return Scenario{ID: id, Name: name, Reason: reason, Golden: golden(name), Request: req}
 	}
@@ -106,6 +106,11 @@ func Scenarios() []Scenario {
 			"nginx:bad never becomes ready: the rollout stalls at maxSurge/maxUnavailable and, 600s after the last progress, Progressing becomes False/ProgressDeadlineExceeded",
 			Request{YAML: deploymentYAML(10, def), Pods: PodModel{FailingImages: bad},
 				Script: "0s set image web=nginx:bad\n"}),
+		mirror("refused", "refused pods then fixed",
+			"an admission webhook refuses nginx:refused pods: the new ReplicaSet gets ReplicaFailure and no pod, yet the rollout moves as if its pods existed (old 10→8, new 3→5: maxSurge counts ReplicaSet sizes) and stalls at 8 available; "+
+				"at 10s nginx:1.28 replaces it: the refused ReplicaSet, 5 unavailable, goes to 0 at once and the rollout completes",
+			Request{YAML: deploymentYAML(10, def), Pods: PodModel{RefusedImages: []string{"nginx:refused"}},
+				Script: "0s set image web=nginx:refused\n10s set image web=nginx:1.28\n"}),
 		mirror("minready", "min ready seconds",
 			"minReadySeconds 10: a pod counts as available only after being ready for more than 10s, which paces the rollout",
 			Request{YAML: deploymentYAML(4, def, "minReadySeconds: 10"), Script: upgrade}),

@@ -155,8 +155,8 @@ function wire() {
     app.compareMinor = app.result ? app.result.minor : '';
     edited();
   });
-  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'collision']) {
-    $(id).addEventListener(id === 'failingImages' ? 'input' : 'change', edited);
+  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'refusedImages', 'collision']) {
+    $(id).addEventListener(id === 'failingImages' || id === 'refusedImages' ? 'input' : 'change', edited);
   }
   $('first').addEventListener('click', () => seek(0));
   $('back').addEventListener('click', () => seek(app.cursor - 1));
@@ -229,6 +229,7 @@ function fill(req, sc) {
   $('failureRate').value = p.failureRate ?? 0;
   $('seed').value = p.seed ?? 0;
   $('failingImages').value = (p.failingImages || []).join(', ');
+  $('refusedImages').value = (p.refusedImages || []).join(', ');
   $('collision').checked = !!req.collision;
   gutter('yaml');
   gutter('script');
@@ -244,8 +245,11 @@ function request() {
       failureRate: num('failureRate'), seed: Math.max(0, Math.floor(num('seed'))),
     },
   };
-  const imgs = $('failingImages').value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (id) => $(id).value.split(',').map((s) => s.trim()).filter(Boolean);
+  const imgs = list('failingImages');
   if (imgs.length) req.pods.failingImages = imgs;
+  const refused = list('refusedImages');
+  if (refused.length) req.pods.refusedImages = refused;
   if ($('begin').value !== 'steady') req.begin = $('begin').value;
   if ($('collision').checked) req.collision = true;
   if ($('kversion').value) req.kubernetesVersion = $('kversion').value;
@@ -265,7 +269,8 @@ function canon(r) {
   const p = r.pods || {};
   return { yaml: r.yaml || '', script: r.script || '', begin: r.begin || 'steady', collision: !!r.collision,
     kubernetesVersion: r.kubernetesVersion || '',
-    pods: [p.startDelay || 0, p.readyDelay || 0, p.terminationDelay || 0, p.failureRate || 0, p.seed || 0, (p.failingImages || []).join(',')] };
+    pods: [p.startDelay || 0, p.readyDelay || 0, p.terminationDelay || 0, p.failureRate || 0, p.seed || 0, (p.failingImages || []).join(','),
+      (p.refusedImages || []).join(',')] };
 }
 
 function gutter(id) {
