@@ -580,6 +580,8 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			verdicts[tick] = simExact
 		case len(diffs) == 1 && deletionsAllowed:
 			verdicts[tick] = simAllowed
+		default:
+			verdicts[tick] = simDiffers
 		}
 		for _, d := range diffs {
 			if simRealStrict || d.asserted && tick == simRealTick {
