@@ -494,10 +494,11 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		t.Logf("the cluster's ReplicaFailure, seen at +%v: %s", at.Round(time.Millisecond), msg)
 		opts = append(opts, simulate.WithRefusedImage(sc.refused, msg))
 		// The ReplicaSet controller's retries of the refused ReplicaSet.
-		gaps := retryGaps(refusals.times())
+		times := refusals.times()
+		gaps := retryGaps(times)
 		held, bad := judgeRetries(gaps)
 		t.Logf("the ReplicaSet controller's retries: %d refused creates; gap/limiter's wait after each: %s; %d gaps the limiter's waits",
-			len(gaps)+1, formatRetryGaps(gaps), held)
+			len(times), formatRetryGaps(gaps), held)
 		if held < 5 || len(bad) > 0 {
 			t.Errorf("the retries are not the workqueue limiter's (internal/ratelimit): %d gaps held, want at least 5; %s", held, strings.Join(bad, "; "))
 		}

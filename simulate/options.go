@@ -133,10 +133,11 @@ func WithFailingImage(image string) Option {
 // by the first sync with nothing to create (the ReplicaSet scaled down to
 // the pods it has). The Deployment controller copies it into the
 // Deployment's ReplicaFailure condition, and counts the ReplicaSet's
-// missing pods neither as pods nor as available: a rolling update
-// waiting for them keeps every old pod, since it may scale old ones down
-// only as far as the unavailable new replicas leave room. The step where a
-// ReplicaSet is first refused lists it (see [Step.Refused]).
+// missing pods neither as pods nor as available, while maxSurge and
+// maxUnavailable count ReplicaSet sizes: a rolling update goes on as if
+// the pods existed (of 10 replicas at 25%, the old ReplicaSet to 8 and the
+// new one to 5) and stalls there, 2 pods fewer available. The step where
+// a ReplicaSet is first refused lists it (see [Step.Refused]).
 func WithRefusedImage(image, message string) Option {
 	return func(c *config) {
 		if c.refusedImages == nil {
