@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/action"
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
 )
 
@@ -53,7 +54,7 @@ func (p *Plan) status(rs *appsv1.ReplicaSet, active, terminating []*corev1.Pod, 
 	if gate {
 		term = ptr.To(int32(len(terminating)))
 	}
-	cur := failureCondition(rs.Status.Conditions)
+	cur := facts.ReplicaFailure(rs.Status.Conditions)
 	switch {
 	case failed && cur == nil:
 		reason := ReasonFailedCreate
@@ -61,14 +62,14 @@ func (p *Plan) status(rs *appsv1.ReplicaSet, active, terminating []*corev1.Pod, 
 			reason = ReasonFailedDelete
 		}
 		msg := failureMessage(p.Diff, state.PodWriteError)
-		st.Conditions = append(withoutFailure(st.Conditions), appsv1.ReplicaSetCondition{
+		st.Conditions = append(facts.WithoutReplicaFailure(st.Conditions), appsv1.ReplicaSetCondition{
 			Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
 			LastTransitionTime: metav1.NewTime(state.Now), Reason: reason, Message: msg})
 		why = append(why, action.Because(action.RuleFailureSet, action.Str("reason", reason), action.Str("message", msg)))
 	case failed:
 		why = append(why, action.Because(action.RuleFailureKept, action.Str("reason", cur.Reason)))
 	case cur != nil:
-		st.Conditions = withoutFailure(st.Conditions)
+		st.Conditions = facts.WithoutReplicaFailure(st.Conditions)
 		why = append(why, action.Because(action.RuleFailureCleared, action.Str("reason", cur.Reason)))
 	}
 	st.Replicas, st.FullyLabeledReplicas = int32(len(active)), int32(labeled)
@@ -122,27 +123,6 @@ func availableAt(c *corev1.PodCondition, minReadySeconds int32, now time.Time, m
 		return at.Before(now)
 	}
 	return !at.After(now)
-}
-
-func failureCondition(cs []appsv1.ReplicaSetCondition) *appsv1.ReplicaSetCondition {
-	for i := range cs {
-		if cs[i].Type == appsv1.ReplicaSetReplicaFailure {
-			return &cs[i]
-		}
-	}
-	return nil
-}
-
-// withoutFailure returns the conditions other than ReplicaFailure in a new
-// slice, nil when there are none (as upstream's filterOutCondition).
-func withoutFailure(cs []appsv1.ReplicaSetCondition) []appsv1.ReplicaSetCondition {
-	var out []appsv1.ReplicaSetCondition
-	for _, c := range cs {
-		if c.Type != appsv1.ReplicaSetReplicaFailure {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // requeue plans upstream's availability check: while minReadySeconds is set

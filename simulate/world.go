@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
 	"github.com/deploysync/deploysync/replicaset"
 )
@@ -493,14 +494,14 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 // condition already, and a sync without one removes it. set reports a
 // condition newly set; cs itself is returned when nothing changes.
 func failureConditions(cs []appsv1.ReplicaSetCondition, refused bool, msg string, at time.Time) (out []appsv1.ReplicaSetCondition, set bool) {
-	i := slices.IndexFunc(cs, func(c appsv1.ReplicaSetCondition) bool { return c.Type == appsv1.ReplicaSetReplicaFailure })
+	cur := facts.ReplicaFailure(cs)
 	switch {
-	case refused && i < 0:
+	case refused && cur == nil:
 		out = append(slices.Clone(cs), appsv1.ReplicaSetCondition{Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
-			LastTransitionTime: metav1.NewTime(at.Truncate(time.Second)), Reason: "FailedCreate", Message: msg})
+			LastTransitionTime: metav1.NewTime(at.Truncate(time.Second)), Reason: replicaset.ReasonFailedCreate, Message: msg})
 		return out, true
-	case !refused && i >= 0:
-		return slices.Delete(slices.Clone(cs), i, i+1), false
+	case !refused && cur != nil:
+		return facts.WithoutReplicaFailure(cs), false
 	}
 	return cs, false
 }

@@ -88,6 +88,30 @@ func withoutCondition(cs []appsv1.DeploymentCondition, t appsv1.DeploymentCondit
 	return out
 }
 
+// ReplicaFailure returns the ReplicaFailure condition among a
+// ReplicaSet's conditions, nil if there is none.
+func ReplicaFailure(cs []appsv1.ReplicaSetCondition) *appsv1.ReplicaSetCondition {
+	for i := range cs {
+		if cs[i].Type == appsv1.ReplicaSetReplicaFailure {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+// WithoutReplicaFailure returns a ReplicaSet's conditions other than
+// ReplicaFailure in a new slice, nil when there are none (as upstream's
+// filterOutCondition).
+func WithoutReplicaFailure(cs []appsv1.ReplicaSetCondition) []appsv1.ReplicaSetCondition {
+	var out []appsv1.ReplicaSetCondition
+	for _, c := range cs {
+		if c.Type != appsv1.ReplicaSetReplicaFailure {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // ReplicaSetCondition converts a ReplicaSet condition into a Deployment
 // condition; its transition time is also its update time.
 func ReplicaSetCondition(c appsv1.ReplicaSetCondition) appsv1.DeploymentCondition {
