@@ -43,6 +43,20 @@ func SetImage(at time.Duration, container, image string) Change {
 	}}
 }
 
+// Annotate sets the annotation key=value of the Deployment (its metadata,
+// not the pod template's) at At, as `kubectl annotate --overwrite` does.
+// Any change of the Deployment is an event for the controller: it syncs
+// the Deployment at once, even one it had given up retrying.
+func Annotate(at time.Duration, key, value string) Change {
+	return Change{At: at, Description: fmt.Sprintf("annotate %s=%s", key, value), Edit: func(d *appsv1.Deployment) error {
+		if d.Annotations == nil {
+			d.Annotations = map[string]string{}
+		}
+		d.Annotations[key] = value
+		return nil
+	}}
+}
+
 // SetReplicas sets spec.replicas at At, as `kubectl scale` does.
 func SetReplicas(at time.Duration, replicas int32) Change {
 	return Change{At: at, Description: fmt.Sprintf("scale to %d", replicas), Edit: func(d *appsv1.Deployment) error {

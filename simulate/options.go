@@ -25,6 +25,7 @@ type config struct {
 	failureRate    float64
 	failingImages  map[string]bool
 	refusedImages  map[string]string // image → the apiserver's error
+	refusedRS      *rsRefusal        // from WithRefusedReplicaSets
 	seed           uint64
 	burst          int32
 	nodes          int
@@ -147,6 +148,40 @@ func WithRefusedImage(image, message string) Option {
 	}
 }
 
+// WithRefusedReplicaSets makes the apiserver refuse the Deployment
+// controller's ReplicaSet creates from the start of the run until until
+// (measured from the start; 0: to the end), with message as its error, as
+// a ResourceQuota on count/replicasets.apps that is full, or an admission
+// policy on ReplicaSets, does until someone raises or lifts it.
+//
+// What the controller then does is upstream's (see
+// [github.com/deploysync/deploysync/execute.ResolveCreateFailed]): the
+// sync that would create the new ReplicaSet sets Progressing False with
+// reason ReplicaSetCreateError, emits a Warning event and fails, and the
+// rest of its plan is not done. The workqueue retries the Deployment with
+// backoff (5ms, doubled by each failure in a row); only the first failure's
+// status write changes the Deployment, so later failures bring no event
+// and each retry waits its full backoff. After 15 retries the controller
+// drops the key: it syncs the Deployment again only when the Deployment
+// changes. Lifting the refusal is no Deployment event either: the rollout
+// resumes at the first retry after until, or, past the 15 retries, at the
+// next change. Each failed step says when it is retried (see
+// [Step.RetryAfter], [Step.Dropped]).
+func WithRefusedReplicaSets(until time.Duration, message string) Option {
+	return func(c *config) { c.refusedRS = &rsRefusal{until: until, message: message} }
+}
+
+// rsRefusal is WithRefusedReplicaSets' window and message.
+type rsRefusal struct {
+	until   time.Duration
+	message string
+}
+
+// refusing reports whether a ReplicaSet create at now is refused.
+func (r *rsRefusal) refusing(now time.Duration) bool {
+	return r != nil && (r.until == 0 || now < r.until)
+}
+
 // WithSeed seeds the failure draws (default 0). The same state, options and
 // seed give the same timeline.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
@@ -186,7 +221,9 @@ func WithMaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
 // change is due, the last sync wrote nothing and asked for no requeue
 // before then — as a real controller, which syncs on events and requeues,
 // would; the timeline is the same either way except for the skipped idle
-// steps.
+// steps. Not so for a sync that fails (a refused ReplicaSet create): every
+// tick is then a failed sync, sooner than the workqueue's backoff would
+// retry it, and the controller gives up on the Deployment after 15 ticks.
 func WithEveryTick() Option { return func(c *config) { c.everyTick = true } }
 
 // WithChanges scripts edits of the Deployment during the run (see [Change]).
@@ -225,6 +262,9 @@ func (c *config) validate() error {
 		if msg == "" {
 			return fmt.Errorf("simulate: refused image %q has no message (the apiserver's error for its pods)", image)
 		}
+	}
+	if r := c.refusedRS; r != nil && (r.message == "" || r.until < 0) {
+		return fmt.Errorf("simulate: refused ReplicaSets until %v with message %q: want a message (the apiserver's error) and a time not before the start", r.until, r.message)
 	}
 	for i, ch := range c.changes {
 		if ch.At < 0 {

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/replicaset"
 	"github.com/deploysync/deploysync/simulate"
@@ -182,5 +183,112 @@ func TestRefusedImage(t *testing.T) {
 	if _, err := simulate.Run(fresh(deployment(1)), simulate.WithRefusedImage("nginx:1.27", "")); err == nil ||
 		!strings.Contains(err.Error(), "nginx:1.27") {
 		t.Errorf("a refusal without a message: %v, want an error naming the image", err)
+	}
+}
+
+// TestRefusedReplicaSets follows a refused ReplicaSet create through the
+// Deployment controller's workqueue: the first failure's status write is
+// an event (the next sync one tick later), every later failure waits the
+// limiter's backoff for that many failures in a row (5ms × 2^(n−1)), the
+// 16th failure drops the key, and only a change of the Deployment syncs it
+// again. Lifting the refusal is no event: the next sync is the next retry.
+func TestRefusedReplicaSets(t *testing.T) {
+	const tick = 10 * time.Millisecond
+	for _, tt := range []struct {
+		name    string
+		until   time.Duration
+		changes []simulate.Change
+		// failed is the number of failed syncs; resumed, when the first
+		// sync that creates the new ReplicaSet comes (0: none).
+		failed  int
+		dropped bool
+		resumed time.Duration
+		want    simulate.Outcome
+		reason  string
+	}{
+		{"lifted at 7s", 7 * time.Second, nil, 11, false, 10240 * time.Millisecond, simulate.Complete,
+			"the 11th failure, at 5.12s, waits 5.12s: the retry at 10.24s is the first after the lift"},
+		{"lifted before the first retry", time.Millisecond, nil, 1, false, tick, simulate.Complete,
+			"the first failure's status write brings a sync one tick later, after the lift"},
+		{"never lifted", 0, nil, 16, true, 0, simulate.Stalled,
+			"15 retries, then the controller drops the Deployment and nothing is due"},
+		{"lifted after the drop, then annotated", 180 * time.Second, []simulate.Change{simulate.Annotate(200*time.Second, "example.com/retry", "1")},
+			16, true, 200 * time.Second, simulate.Complete,
+			"the lift at 180s comes after the drop at 163.84s; the annotation at 200s is an event"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tl, err := simulate.Run(steady(t, deployment(10)), simulate.WithRefusedReplicaSets(tt.until, quotaMessage),
+				simulate.WithChanges(append([]simulate.Change{upgrade}, tt.changes...)...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tl.Outcome != tt.want {
+				t.Errorf("outcome %s, want %s (%s)", tl.Outcome, tt.want, tt.reason)
+			}
+			var failed []simulate.Step
+			resumed := time.Duration(-1)
+			for _, s := range tl.Steps {
+				if s.Err != nil {
+					failed = append(failed, s)
+				}
+				for _, a := range s.Actions {
+					if _, ok := a.(*action.CreateReplicaSet); ok && resumed < 0 {
+						resumed = s.Elapsed
+					}
+				}
+			}
+			if len(failed) != tt.failed {
+				t.Fatalf("%d failed syncs, want %d (%s)", len(failed), tt.failed, tt.reason)
+			}
+			for i, s := range failed {
+				if !strings.Contains(s.Err.Error(), "exceeded quota") || s.Failures != i+1 {
+					t.Errorf("failed sync %d: error %v, failures %d in a row; want the apiserver's error and %d", i+1, s.Err, s.Failures, i+1)
+				}
+				c := deployutil.GetCondition(appsv1.DeploymentStatus{Conditions: s.Conditions}, appsv1.DeploymentProgressing)
+				if c == nil || c.Status != corev1.ConditionFalse || c.Reason != deployutil.ReasonReplicaSetCreateError || !c.LastTransitionTime.Time.Equal(start) {
+					t.Errorf("failed sync %d: Progressing %+v, want False/ReplicaSetCreateError since the first failure", i+1, c)
+				}
+				last := i == len(failed)-1
+				switch {
+				case last && tt.dropped:
+					if !s.Dropped || s.RetryAfter != 0 {
+						t.Errorf("failed sync %d: dropped %v, retry after %v; want dropped", i+1, s.Dropped, s.RetryAfter)
+					}
+				case s.Dropped || s.RetryAfter != 5*time.Millisecond<<i:
+					t.Errorf("failed sync %d: dropped %v, retry after %v; want the limiter's %v", i+1, s.Dropped, s.RetryAfter, 5*time.Millisecond<<i)
+				}
+				if i == 0 || last && resumed < 0 {
+					continue
+				}
+				// A retry comes at the first tick at or after its wait; the
+				// second sync is the first failure's status event.
+				want := failed[i-1].Elapsed + failed[i-1].RetryAfter
+				if i == 1 {
+					want = tick
+				}
+				if want = (want + tick - 1) / tick * tick; s.Elapsed != want {
+					t.Errorf("failed sync %d at %v, want %v", i+1, s.Elapsed, want)
+				}
+			}
+			if tt.resumed == 0 && resumed >= 0 || tt.resumed > 0 && resumed != tt.resumed {
+				t.Errorf("the new ReplicaSet is created at %v, want %v (%s)", resumed, tt.resumed, tt.reason)
+			}
+		})
+	}
+}
+
+func TestRefusedReplicaSetsOptionErrors(t *testing.T) {
+	for _, tt := range []struct {
+		until   time.Duration
+		message string
+		reason  string
+	}{
+		{time.Second, "", "the apiserver's error is what the condition and the event carry"},
+		{-time.Second, quotaMessage, "a refusal cannot end before the start"},
+	} {
+		_, err := simulate.Run(steady(t, deployment(10)), simulate.WithRefusedReplicaSets(tt.until, tt.message))
+		if err == nil || !strings.Contains(err.Error(), "refused ReplicaSets") {
+			t.Errorf("until %v, message %q: error %v, want one naming the option (%s)", tt.until, tt.message, err, tt.reason)
+		}
 	}
 }

@@ -356,6 +356,10 @@ func (t *Timeline) writeStep(b *strings.Builder, s *Step, header bool) {
 		why = ": " + s.RequeueWhy
 	}
 	switch {
+	case s.Err != nil && s.Dropped:
+		fmt.Fprintf(b, "  then fail: %v; failure %d in a row: the controller drops the Deployment after 15 retries and syncs it again only when it changes\n", s.Err, s.Failures)
+	case s.Err != nil && s.Failures > 0:
+		fmt.Fprintf(b, "  then fail: %v; failure %d in a row, retried after %s (the workqueue's backoff)\n", s.Err, s.Failures, s.RetryAfter)
 	case s.Err != nil:
 		fmt.Fprintf(b, "  then fail: %v\n", s.Err)
 	case s.Requeue:

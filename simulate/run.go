@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -11,7 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/execute"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/ratelimit"
 )
@@ -128,6 +131,9 @@ type runner struct {
 	tl         *Timeline
 	uids       map[string]int
 	lastPlan   deploysync.Plan
+	// unchanged: the last plan's writes changed nothing (a refused
+	// ReplicaSet create retried), so no event brings the next sync.
+	unchanged bool
 	// queue is the controller's workqueue rate limiter: when a
 	// rate-limited requeue (or the retry of a failed sync) comes.
 	queue ratelimit.Limiter
@@ -254,10 +260,20 @@ func (r *runner) step(i int) error {
 	if err != nil {
 		return err
 	}
+	refused := false
+	if r.cfg.refusedRS.refusing(r.now) {
+		if plan, refused, err = refuseCreate(r.state, plan, r.cfg.refusedRS.message); err != nil {
+			return err
+		}
+	}
 	after, err := deploysync.Apply(r.state, plan)
 	if err != nil {
 		return err
 	}
+	// A refused create's status write changes the Deployment only the
+	// first time (the condition is then set); an unchanged write brings
+	// no informer event, and the retry waits its backoff.
+	r.unchanged = refused && equality.Semantic.DeepEqual(after.Deployment.Status, r.state.Deployment.Status)
 	r.admit(r.state, after, plan)
 	after.Pods = nil
 	r.state = after
@@ -307,8 +323,15 @@ func (r *runner) nextTime() (time.Duration, bool) {
 	}
 	switch {
 	case p.Err != nil && r.queue.NumRequeues() < maxRetries:
-		t = min(t, r.now+r.queue.When(r.now))
+		wait := r.queue.When(r.now)
+		t = min(t, r.now+wait)
+		if last := r.lastStep(); last != nil {
+			last.RetryAfter, last.Failures = wait, r.queue.NumRequeues()
+		}
 	case p.Err != nil: // dropped until an event brings it back
+		if last := r.lastStep(); last != nil {
+			last.Dropped, last.Failures = true, r.queue.NumRequeues()+1
+		}
 		r.queue.Forget()
 	case p.Requeue && len(p.Actions) == 0 && t == never && r.neverTimesOut():
 		// Each sync would be this one: the controller loops to no end.
@@ -319,10 +342,11 @@ func (r *runner) nextTime() (time.Duration, bool) {
 	default:
 		r.queue.Forget()
 	}
+	wrote := len(p.Actions) > 0 && !r.unchanged
 	switch {
-	case len(p.Actions) == 0 && t == never:
+	case !wrote && t == never:
 		return 0, false
-	case len(p.Actions) > 0 || r.cfg.everyTick:
+	case wrote || r.cfg.everyTick:
 		return r.now + tick, true
 	}
 	next := (t + tick - 1) / tick * tick
@@ -332,6 +356,14 @@ func (r *runner) nextTime() (time.Duration, bool) {
 	return next, true
 }
 
+// lastStep is the step recorded last, nil before the first.
+func (r *runner) lastStep() *Step {
+	if r.tl == nil || len(r.tl.Steps) == 0 {
+		return nil
+	}
+	return &r.tl.Steps[len(r.tl.Steps)-1]
+}
+
 // neverTimesOut reports whether the Deployment's Progressing condition is
 // NewReplicaSetAvailable, which upstream never times out: a rate-limited
 // requeue past its deadline then comes back to the same decision for as
@@ -339,6 +371,33 @@ func (r *runner) nextTime() (time.Duration, bool) {
 func (r *runner) neverTimesOut() bool {
 	c := deployutil.GetCondition(r.state.Deployment.Status, appsv1.DeploymentProgressing)
 	return c != nil && c.Reason == deployutil.ReasonNewReplicaSetAvailable
+}
+
+// refuseCreate answers the plan's ReplicaSet create, refused by the
+// apiserver with message, as upstream answers it
+// ([execute.ResolveCreateFailed]): the actions before the create stay, the
+// rest give way to the failure's status write and event, and the plan
+// fails. A plan that creates no ReplicaSet is returned as it is, with
+// false.
+func refuseCreate(s deploysync.State, plan deploysync.Plan, message string) (deploysync.Plan, bool, error) {
+	d := s.Deployment
+	for i, a := range plan.Actions {
+		switch w := a.(type) {
+		case *action.UpdateDeployment:
+			d = w.Deployment
+		case *action.UpdateDeploymentStatus:
+			d = w.Deployment
+		case *action.CreateReplicaSet:
+			answer, err := execute.ResolveCreateFailed(d, w.ReplicaSet.Name, errors.New(message), s.Now)
+			if err != nil {
+				return plan, false, err
+			}
+			out := deploysync.Plan{Branch: plan.Branch, Err: answer.Err}
+			out.Actions = append(slices.Clone(plan.Actions[:i]), answer.Actions...)
+			return out, true, nil
+		}
+	}
+	return plan, false, nil
 }
 
 // maxRetries is how often the Deployment controller retries a key whose

@@ -43,6 +43,12 @@ func TestEveryTickSameOutcome(t *testing.T) {
 		if sc.name == "rolling 1000 replicas" || sc.want == simulate.DeadlineExceeded {
 			continue // long runs at every tick
 		}
+		if strings.HasPrefix(sc.name, "replica sets refused") {
+			// Every tick is a sync, so a failing one fails at every tick,
+			// sooner than its backoff, and the controller gives up after
+			// 15 ticks (WithEveryTick says so).
+			continue
+		}
 		t.Run(sc.name, func(t *testing.T) {
 			skip, err := simulate.Run(sc.state(t), sc.opts...)
 			if err != nil {

@@ -71,6 +71,10 @@ type scenario struct {
 // denies, as it words it.
 const refusedMessage = `admission webhook "images.example.com" denied the request: image nginx:refused is not allowed`
 
+// quotaMessage is the apiserver's error for a ReplicaSet create a full
+// ResourceQuota on count/replicasets.apps refuses, as it words it.
+const quotaMessage = `replicasets.apps "web-7549484477" is forbidden: exceeded quota: replicasets, requested: count/replicasets.apps=1, used: count/replicasets.apps=1, limited: count/replicasets.apps=1`
+
 // upgrade is the image change every rollout scenario starts with.
 var upgrade = simulate.SetImage(0, "web", "nginx:1.28")
 
@@ -179,6 +183,23 @@ func scenarios() []scenario {
 			state: func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
 			opts: []simulate.Option{simulate.WithRefusedImage("nginx:refused", refusedMessage), simulate.WithChanges(
 				simulate.SetImage(0, "web", "nginx:refused"), simulate.SetImage(10*time.Second, "web", "nginx:1.28"))},
+			want: simulate.Complete,
+		},
+		{
+			name: "replica sets refused then allowed",
+			reason: "a full quota on ReplicaSets refuses the new one: Progressing False/ReplicaSetCreateError, and the controller retries with backoff (5ms doubled per failure); " +
+				"the quota is raised at 7s, which is no event: the rollout starts at the next retry, 10.24s after the first failure",
+			state: func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
+			opts:  []simulate.Option{simulate.WithRefusedReplicaSets(7*time.Second, quotaMessage), simulate.WithChanges(upgrade)},
+			want:  simulate.Complete,
+		},
+		{
+			name: "replica sets refused past the retries",
+			reason: "the quota stays full for 3 minutes: after 15 retries (the last at 163.84s) the controller drops the Deployment; raised at 180s, nothing happens " +
+				"until the Deployment changes (an annotation at 200s), and the rollout then runs",
+			state: func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
+			opts: []simulate.Option{simulate.WithRefusedReplicaSets(180*time.Second, quotaMessage),
+				simulate.WithChanges(upgrade, simulate.Annotate(200*time.Second, "example.com/retry", "1"))},
 			want: simulate.Complete,
 		},
 		{

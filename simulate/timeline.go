@@ -96,8 +96,18 @@ type Step struct {
 	// lastUpdateTime and spec.progressDeadlineSeconds. It is "" without a
 	// requeue.
 	RequeueWhy string
-	// Err is the plan's Err (a hash collision); the step after retries.
+	// Err is the plan's Err (a hash collision, a refused ReplicaSet create);
+	// the step after retries.
 	Err error
+	// RetryAfter, for a step whose sync failed, is how long the
+	// controller's workqueue waits before it retries (its rate limiter:
+	// 5ms, doubled by each failure in a row); Failures is how many syncs
+	// in a row failed, this one included. When the controller gives up on
+	// the key after 15 retries, Dropped is set and RetryAfter is 0: the
+	// next sync comes only with an event (a change of the Deployment).
+	RetryAfter time.Duration
+	Failures   int
+	Dropped    bool
 	// Replicas is the Deployment's spec.replicas at the sync; MaxSurge and
 	// MaxUnavailable are its resolved fenceposts (0 for Recreate).
 	Replicas, MaxSurge, MaxUnavailable int32
