@@ -103,6 +103,16 @@ func startUpstreamDeploymentController(t *testing.T, cfg *restclient.Config, ns 
 	return startLoggedDeploymentController(t, cfg, ns, nil)
 }
 
+// startDeploymentControllerWrapped is startUpstreamDeploymentController
+// with wrap, unless nil, around the controller's transport.
+func startDeploymentControllerWrapped(t *testing.T, cfg *restclient.Config, ns string, wrap func(http.RoundTripper) http.RoundTripper) (stop func()) {
+	if wrap != nil {
+		cfg = restclient.CopyConfig(cfg)
+		cfg.Wrap(wrap)
+	}
+	return startLoggedDeploymentController(t, cfg, ns, nil)
+}
+
 // startLoggedDeploymentController is startUpstreamDeploymentController
 // with log, unless nil, as the controller's contextual logger.
 func startLoggedDeploymentController(t *testing.T, cfg *restclient.Config, ns string, log logr.LogSink) (stop func()) {

@@ -20,13 +20,15 @@ import (
 // the same limiter (client-go's default controller rate limiter), which
 // internal/ratelimit models for the simulator; the gaps are held to it.
 
-// refusedCreates records when the apiserver refused a pod create sent
-// through the transport it wraps: 403 Forbidden (a webhook, a quota, Pod
-// Security) or 422 Invalid (a ValidatingAdmissionPolicy's default reason,
-// though its message reads "is forbidden").
+// refusedCreates records when the apiserver refused a create of resource
+// ("pods", "replicasets") sent through the transport it wraps: 403
+// Forbidden (a webhook, a quota, Pod Security) or 422 Invalid (a
+// ValidatingAdmissionPolicy's default reason, though its message reads "is
+// forbidden").
 type refusedCreates struct {
-	mu sync.Mutex
-	at []time.Time
+	resource string
+	mu       sync.Mutex
+	at       []time.Time
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
@@ -36,7 +38,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func (r *refusedCreates) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		resp, err := rt.RoundTrip(req)
-		if err == nil && req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/pods") &&
+		if err == nil && req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/"+r.resource) &&
 			(resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusUnprocessableEntity) {
 			r.mu.Lock()
 			r.at = append(r.at, time.Now())

@@ -62,6 +62,10 @@ type simRealScenario struct {
 	// ValidatingAdmissionPolicy on the cluster, simulate.WithRefusedImage
 	// with the cluster's own message in the simulator).
 	refused string
+	// refusedRS: the apiserver refuses the new ReplicaSet (a full quota on
+	// count/replicasets.apps) until then, from the start
+	// (simulate.WithRefusedReplicaSets with the cluster's own message).
+	refusedRS time.Duration
 	// failureRate and seed: simulate.WithFailureRate and WithSeed. The
 	// driver fails the cluster's k-th pod created in the run when the
 	// simulator's k-th fails (simFailDraws).
@@ -103,6 +107,9 @@ var simRealScenarios = []simRealScenario{
 	{name: "rolling 1000 replicas", replicas: 1000, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, long: true},
 	{name: "refused pods then fixed", replicas: 10, refused: "nginx:refused", changes: []simulate.Change{
 		simulate.SetImage(0, "web", "nginx:refused"), simulate.SetImage(10*time.Second, "web", "nginx:1.28")}, want: simulate.Complete},
+	{name: "replica sets refused then allowed", replicas: 10, refusedRS: 7 * time.Second, changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
+	{name: "replica sets refused past the retries", replicas: 10, refusedRS: 180 * time.Second, changes: []simulate.Change{simUpgrade,
+		simulate.Annotate(200*time.Second, "example.com/retry", "1")}, want: simulate.Complete, long: true},
 	{name: "flaky pods seed 7", replicas: 10, failureRate: 0.2, seed: 7,
 		changes: []simulate.Change{simUpgrade}, want: simulate.DeadlineExceeded, long: true},
 	{name: "min ready seconds", replicas: 4, edit: func(d *appsv1.Deployment) { d.Spec.MinReadySeconds = 10 },
@@ -112,10 +119,7 @@ var simRealScenarios = []simRealScenario{
 
 // simRealExcluded are simulate's scenarios not run here, with the reason
 // (none now: flaky pods seed 7 runs with the simulator's failure draws).
-var simRealExcluded = map[string]string{
-	"replica sets refused then allowed":     "not yet run on the cluster (the refusal of ReplicaSet creates comes to e2e next)",
-	"replica sets refused past the retries": "not yet run on the cluster (the refusal of ReplicaSet creates comes to e2e next)",
-}
+var simRealExcluded = map[string]string{}
 
 // The pod timings are simulate's defaults (options.go): the pod
 // driver plays them.
@@ -387,13 +391,18 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	t.Cleanup(stopRec)
 	drv, stopDrv := startSimDriver(t, client, ns, rec, sc.failing, simRealStagger)
 	t.Cleanup(stopDrv)
-	var refusals refusedCreates
+	refusals := refusedCreates{resource: "pods"}
 	var wrap func(http.RoundTripper) http.RoundTripper
 	if sc.refused != "" {
 		wrap = refusals.wrap
 	}
 	t.Cleanup(startReplicaSetControllerWrapped(t, cfg, ns, simRealRSWorkers, wrap))
-	t.Cleanup(startUpstreamDeploymentController(t, cfg, ns))
+	rsRefusals := refusedCreates{resource: "replicasets"}
+	var dcWrap func(http.RoundTripper) http.RoundTripper
+	if sc.refusedRS > 0 {
+		dcWrap = rsRefusals.wrap
+	}
+	t.Cleanup(startDeploymentControllerWrapped(t, cfg, ns, dcWrap))
 
 	if sc.refused != "" {
 		refuseImage(t, ctx, client, ns, sc.refused)
@@ -441,6 +450,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			draws = simFailDraws(t, tl)
 			drv.setFailures(draws)
 		}
+		if sc.refusedRS > 0 {
+			fillReplicaSetQuota(t, ctx, client, ns)
+		}
 		time.Sleep(time.Second)
 		t0 = startOnSecond(drv, rec)
 		// The simulator starts from the cluster's own pods, as the
@@ -448,6 +460,10 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		// stamps (moved to the simulator's clock), so both worlds rank
 		// the same steady pods when they scale the old ReplicaSet down.
 		state.Pods = rec.steadyPods(t0, state)
+	}
+	var lift *quotaLift
+	if sc.refusedRS > 0 {
+		lift = startQuotaLift(ctx, client, ns, t0.Add(sc.refusedRS))
 	}
 	// The changes, at their times after t0.
 	for _, ch := range sc.changes {
@@ -504,6 +520,32 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			len(times), formatRetryGaps(gaps), held)
 		if held < 5 || len(bad) > 0 {
 			t.Errorf("the retries are not the workqueue limiter's (internal/ratelimit): %d gaps held, want at least 5; %s", held, strings.Join(bad, "; "))
+		}
+	}
+	var rsRefused int // the Deployment controller's refused creates
+	if lift != nil {
+		<-lift.done
+		if lift.err != nil {
+			t.Fatalf("raising the ReplicaSet quota at +%v: %v", sc.refusedRS, lift.err)
+		}
+		if lift.message == "" {
+			t.Errorf("at +%v the Deployment's Progressing condition carries no ReplicaSetCreateError, though its new ReplicaSet is refused", sc.refusedRS)
+			lift.message = "refused"
+		}
+		t.Logf("the cluster's refusal: %s; the quota raised at +%v, admitted %v later", lift.message, sc.refusedRS, lift.admitted.Round(time.Millisecond))
+		opts = append(opts, simulate.WithRefusedReplicaSets(sc.refusedRS, lift.message))
+		times := rsRefusals.times()
+		rsRefused = len(times)
+		gaps := retryGaps(times)
+		held, bad := judgeRetries(gaps)
+		offsets := make([]string, len(times))
+		for i, at := range times {
+			offsets[i] = "+" + at.Sub(t0).Round(time.Millisecond).String()
+		}
+		t.Logf("the Deployment controller's refused ReplicaSet creates: %d, at %s; gap/limiter's wait after each: %s; %d gaps the limiter's waits",
+			len(times), strings.Join(offsets, " "), formatRetryGaps(gaps), held)
+		if held < 5 || len(bad) > 0 {
+			t.Errorf("the Deployment controller's retries are not the workqueue limiter's (internal/ratelimit): %d gaps held, want at least 5; %s", held, strings.Join(bad, "; "))
 		}
 	}
 	t.Logf("knob measurements: %s", rec.latencies())
@@ -573,6 +615,11 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 				t.Logf("tick %v: deleted pods of the same classes; where the worlds first chose other pods of them:\n  %s", tick, strings.Join(lines, "\n  "))
 			}
 		}
+		if lift != nil {
+			if n := simFailedSyncs(tl); n != rsRefused {
+				diffs = append(diffs, difference{fmt.Sprintf("refused ReplicaSet creates (failed syncs): simulated %d, real %d", n, rsRefused), true})
+			}
+		}
 		if diff := cmp.Diff(sim.Refused, real.Refused); diff != "" {
 			diffs = append(diffs, difference{fmt.Sprintf("ReplicaSets given ReplicaFailure differ (-simulated +real):\n%s", diff), true})
 		}
@@ -603,6 +650,18 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			len(sim.Scales), len(real.Scales), sim.PeakPods, real.PeakPods, sim.MinAvailable, real.MinAvailable)
 	}
 	return verdicts
+}
+
+// simFailedSyncs counts the steps whose sync failed: with refused
+// ReplicaSet creates, one refused create each.
+func simFailedSyncs(tl *simulate.Timeline) int {
+	n := 0
+	for _, s := range tl.Steps {
+		if s.Err != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // simStart is the simulated time of the first change.

@@ -1,0 +1,148 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
+
+	"github.com/deploysync/deploysync/deployutil"
+)
+
+// A full quota on ReplicaSets, as a namespace with count/replicasets.apps
+// set to what it holds is: the apiserver's ResourceQuota admission plugin
+// refuses the Deployment controller's create of the new ReplicaSet
+// ("exceeded quota"), and raising the quota lets the next create through.
+// The e2e control plane runs no quota controller, so the test writes the
+// quota's status (hard and used) itself, as that controller would: the
+// admission plugin judges a create by the status and counts the admitted
+// one into it.
+
+const rsQuotaName = "replicasets"
+
+var rsQuotaResource = corev1.ResourceName("count/replicasets.apps")
+
+// fillReplicaSetQuota creates in ns a quota of as many ReplicaSets as ns
+// holds, its status saying so, and returns once the apiserver refuses
+// another (a dry-run create of a ReplicaSet is refused).
+func fillReplicaSetQuota(t *testing.T, ctx context.Context, client kubernetes.Interface, ns string) {
+	t.Helper()
+	rsl, err := client.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("listing the ReplicaSets of %s: %v", ns, err)
+	}
+	n := *resource.NewQuantity(int64(len(rsl.Items)), resource.DecimalSI)
+	q := &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: rsQuotaName, Namespace: ns},
+		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{rsQuotaResource: n}}}
+	created, err := client.CoreV1().ResourceQuotas(ns).Create(ctx, q, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("creating the ReplicaSet quota: %v", err)
+	}
+	created.Status = corev1.ResourceQuotaStatus{Hard: corev1.ResourceList{rsQuotaResource: n}, Used: corev1.ResourceList{rsQuotaResource: n}}
+	if _, err := client.CoreV1().ResourceQuotas(ns).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("writing the ReplicaSet quota's status: %v", err)
+	}
+	err = waitRSAdmission(ctx, client, ns, false)
+	if err != nil {
+		t.Fatalf("the full ReplicaSet quota: %v", err)
+	}
+	t.Logf("the apiserver refuses another ReplicaSet in %s: a quota of %s", ns, n.String())
+}
+
+// raiseReplicaSetQuota raises the quota by one ReplicaSet, spec and
+// status, and returns when the apiserver admits a ReplicaSet again.
+func raiseReplicaSetQuota(ctx context.Context, client kubernetes.Interface, ns string) error {
+	for {
+		q, err := client.CoreV1().ResourceQuotas(ns).Get(ctx, rsQuotaName, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		hard := q.Spec.Hard[rsQuotaResource]
+		hard.Add(*resource.NewQuantity(1, resource.DecimalSI))
+		q.Spec.Hard[rsQuotaResource] = hard
+		q, err = client.CoreV1().ResourceQuotas(ns).Update(ctx, q, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		q.Status.Hard = q.Spec.Hard.DeepCopy()
+		_, err = client.CoreV1().ResourceQuotas(ns).UpdateStatus(ctx, q, metav1.UpdateOptions{})
+		if apierrors.IsConflict(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return waitRSAdmission(ctx, client, ns, true)
+	}
+}
+
+// waitRSAdmission waits, for at most a minute, until a dry-run create of a
+// ReplicaSet in ns is admitted (admit) or refused by the quota (!admit): the
+// admission plugin reads quotas through an informer.
+func waitRSAdmission(ctx context.Context, client kubernetes.Interface, ns string, admit bool) error {
+	probe := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "quota-probe", Namespace: ns},
+		Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To[int32](0),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"probe": "quota"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"probe": "quota"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "probe"}}}}}}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, err := client.AppsV1().ReplicaSets(ns).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		refused := apierrors.IsForbidden(err) && strings.Contains(err.Error(), "exceeded quota")
+		switch {
+		case admit && err == nil, !admit && refused:
+			return nil
+		case err != nil && !refused:
+			return err
+		case time.Now().After(deadline):
+			return context.DeadlineExceeded
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// quotaLift raises the full quota at a time, in the background, and keeps
+// what the cluster said before: the apiserver's error as the Deployment's
+// Progressing condition carries it.
+type quotaLift struct {
+	done chan struct{}
+	// message is the refused create's error, from the condition's message
+	// ("Failed to create new replica set NAME: ERROR"); admitted, how long
+	// after the raise the apiserver admitted a ReplicaSet again.
+	message  string
+	admitted time.Duration
+	err      error
+}
+
+func startQuotaLift(ctx context.Context, client kubernetes.Interface, ns string, at time.Time) *quotaLift {
+	l := &quotaLift{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		time.Sleep(time.Until(at))
+		d, err := client.AppsV1().Deployments(ns).Get(ctx, dName, metav1.GetOptions{})
+		if err != nil {
+			l.err = err
+			return
+		}
+		if c := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing); c != nil && c.Reason == deployutil.ReasonReplicaSetCreateError {
+			if _, msg, ok := strings.Cut(c.Message, `": `); ok {
+				l.message = msg
+			}
+		}
+		start := time.Now()
+		l.err = raiseReplicaSetQuota(ctx, client, ns)
+		l.admitted = time.Since(start)
+	}()
+	return l
+}
