@@ -423,6 +423,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		seed                    uint64
 		failing                 []string
 		refused                 []string
+		refusedRS               string
 		maxSteps                int
 		maxPods                 int64
 		nodes                   int
@@ -473,6 +474,13 @@ the input already breaks is reported as such, not as the controller's fault).`,
 			for _, r := range refused {
 				img, msg := parseRefused(r)
 				opts = append(opts, simulate.WithRefusedImage(img, msg))
+			}
+			if refusedRS != "" {
+				until, msg, err := parseRefusedReplicaSets(refusedRS)
+				if err != nil {
+					return err
+				}
+				opts = append(opts, simulate.WithRefusedReplicaSets(until, msg))
 			}
 			if len(setImage) > 0 {
 				ch, err := parseSetImage(setImage)
@@ -532,6 +540,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.Uint64Var(&seed, "seed", 0, "seed of the failure draws")
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
 	f.StringArrayVar(&refused, "refused-image", nil, "the apiserver refuses pods of this image, as an admission policy or webhook does: IMAGE or IMAGE=MESSAGE, the apiserver's error (repeatable)")
+	f.StringVar(&refusedRS, "refused-replicasets", "", "the apiserver refuses the new ReplicaSet, as a full ResourceQuota on count/replicasets.apps does, until this long after the start (0: to the end): UNTIL or UNTIL=MESSAGE, the apiserver's error")
 	f.IntVar(&maxSteps, "max-steps", 100_000, "step limit")
 	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")
 	f.IntVar(&nodes, "nodes", 1, "nodes the pods spread over (each new pod on the node with the fewest of the Deployment's pods; a scale-down deletes first from the nodes with the most)")
@@ -552,6 +561,24 @@ func parseRefused(v string) (image, message string) {
 		message = refusedDefault
 	}
 	return image, message
+}
+
+// refusedRSDefault is the apiserver's error for --refused-replicasets
+// without one.
+const refusedRSDefault = "replicasets.apps is forbidden: exceeded quota: count/replicasets.apps (simulated)"
+
+// parseRefusedReplicaSets reads --refused-replicasets: UNTIL or
+// UNTIL=MESSAGE, UNTIL a duration not below 0.
+func parseRefusedReplicaSets(v string) (time.Duration, string, error) {
+	d, message, ok := strings.Cut(v, "=")
+	if !ok || message == "" {
+		message = refusedRSDefault
+	}
+	until, err := time.ParseDuration(d)
+	if err != nil || until < 0 {
+		return 0, "", fmt.Errorf("--refused-replicasets %q: want UNTIL or UNTIL=MESSAGE, UNTIL a duration from the start such as 7s, or 0 for the whole run", v)
+	}
+	return until, message, nil
 }
 
 // parseMaxUpdated reads --max-updated as deploysync.Limits.MaxUpdated and

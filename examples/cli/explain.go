@@ -118,6 +118,10 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 		if rs, n, ok := staleDesired(d, tl.Final.ReplicaSets); ok && !hasFix(fixes, deploysync.FixStaleDesiredReplicas) {
 			return "the rollout stalled: " + staleExplanation(d, rs, n)
 		}
+		if s, ok := droppedStep(tl); ok {
+			return fmt.Sprintf("the rollout stalled: the new ReplicaSet's create failed %d times in a row (%v), and the controller dropped the Deployment after 15 retries; "+
+				"it syncs it again only when the Deployment changes (an edit, an annotation, kubectl rollout restart)", s.Failures, s.Err)
+		}
 		if replicaFailure(d) != nil {
 			return withReplicaFailure("the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline", d)
 		}
@@ -131,6 +135,15 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 		return "the rollout is held at --max-updated (Progressing " + c.Reason + "): " + c.Message + " Raise the limit to go on."
 	}
 	return ""
+}
+
+// droppedStep is the last step when its sync failed and the controller
+// gave up on the Deployment (--refused-replicasets past 15 retries).
+func droppedStep(tl *simulate.Timeline) (simulate.Step, bool) {
+	if len(tl.Steps) == 0 || !tl.Steps[len(tl.Steps)-1].Dropped {
+		return simulate.Step{}, false
+	}
+	return tl.Steps[len(tl.Steps)-1], true
 }
 
 // replicaFailure is the Deployment's ReplicaFailure condition when True

@@ -66,21 +66,27 @@ type jsonTimeline struct {
 
 // jsonStep is one step of a simulation.
 type jsonStep struct {
-	Index        int                 `json:"index"`
-	Elapsed      string              `json:"elapsed"`
-	Changes      []string            `json:"changes,omitempty"`
-	Branch       deploysync.Branch   `json:"branch"`
-	Actions      []jsonStepAction    `json:"actions,omitempty"`
-	Why          string              `json:"why,omitempty"`
-	Requeue      bool                `json:"requeue,omitempty"`
-	RequeueAfter string              `json:"requeueAfter,omitempty"`
-	RequeueWhy   string              `json:"requeueWhy,omitempty"`
-	Error        string              `json:"error,omitempty"`
-	Replicas     int32               `json:"replicas"`
-	ReplicaSets  []jsonReplicaSetRow `json:"replicaSets"`
-	Totals       jsonCounts          `json:"totals"`
-	Deleted      []jsonDeletion      `json:"deleted,omitempty"`
-	Refused      []jsonRefusal       `json:"refused,omitempty"`
+	Index        int               `json:"index"`
+	Elapsed      string            `json:"elapsed"`
+	Changes      []string          `json:"changes,omitempty"`
+	Branch       deploysync.Branch `json:"branch"`
+	Actions      []jsonStepAction  `json:"actions,omitempty"`
+	Why          string            `json:"why,omitempty"`
+	Requeue      bool              `json:"requeue,omitempty"`
+	RequeueAfter string            `json:"requeueAfter,omitempty"`
+	RequeueWhy   string            `json:"requeueWhy,omitempty"`
+	Error        string            `json:"error,omitempty"`
+	// RetryAfter, Failures and Dropped: for a failed sync, when the
+	// workqueue retries it and how many failed in a row, or that the
+	// controller gave up on the Deployment (simulate.Step).
+	RetryAfter  string              `json:"retryAfter,omitempty"`
+	Failures    int                 `json:"failures,omitempty"`
+	Dropped     bool                `json:"dropped,omitempty"`
+	Replicas    int32               `json:"replicas"`
+	ReplicaSets []jsonReplicaSetRow `json:"replicaSets"`
+	Totals      jsonCounts          `json:"totals"`
+	Deleted     []jsonDeletion      `json:"deleted,omitempty"`
+	Refused     []jsonRefusal       `json:"refused,omitempty"`
 }
 
 // jsonRefusal is a ReplicaSet whose pods the apiserver first refused as
@@ -160,6 +166,10 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 		}
 		if s.Err != nil {
 			js.Error = s.Err.Error()
+			js.Failures, js.Dropped = s.Failures, s.Dropped
+			if s.RetryAfter > 0 {
+				js.RetryAfter = s.RetryAfter.String()
+			}
 		}
 		for _, a := range s.Actions {
 			js.Actions = append(js.Actions, stepAction(a))
