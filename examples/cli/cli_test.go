@@ -101,7 +101,7 @@ func TestCommands(t *testing.T) {
 			reason: "a full quota on ReplicaSets refuses the new one for the whole run: 16 failed syncs, each with its retry, the last dropped, and the why says a change of the Deployment brings it back"},
 		{name: "simulate replicasets refused, bad until", args: []string{"simulate", "-f", "testdata/complete.yaml", "--now", now, "--refused-replicasets", "soon"},
 			errWant: `--refused-replicasets "soon": want UNTIL or UNTIL=MESSAGE`,
-			reason: "a value that is no duration is the flag's error, naming the value and the form"},
+			reason:  "a value that is no duration is the flag's error, naming the value and the form"},
 		{name: "simulate paused", args: []string{"simulate", "-f", "testdata/paused.yaml", "--now", now}, golden: "simulate-paused.txt",
 			errWant: "the rollout ended Paused (exit code 6)", exit: cli.ExitPaused,
 			reason: "a Deployment paused right after its template changed rolls nothing out: CI sees exit code 6, not a success"},
