@@ -29,6 +29,9 @@ type refusedCreates struct {
 	resource string
 	mu       sync.Mutex
 	at       []time.Time
+	// admitted is when the first create the apiserver admitted after a
+	// refusal returned.
+	admitted time.Time
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
@@ -38,14 +41,27 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func (r *refusedCreates) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		resp, err := rt.RoundTrip(req)
-		if err == nil && req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/"+r.resource) &&
-			(resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusUnprocessableEntity) {
-			r.mu.Lock()
+		if err != nil || req.Method != http.MethodPost || !strings.HasSuffix(req.URL.Path, "/"+r.resource) {
+			return resp, err
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		switch {
+		case resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusUnprocessableEntity:
 			r.at = append(r.at, time.Now())
-			r.mu.Unlock()
+		case resp.StatusCode == http.StatusCreated && len(r.at) > 0 && r.admitted.IsZero():
+			r.admitted = time.Now()
 		}
 		return resp, err
 	})
+}
+
+// firstAdmitted is when the first create admitted after a refusal
+// returned, zero if none.
+func (r *refusedCreates) firstAdmitted() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.admitted
 }
 
 func (r *refusedCreates) times() []time.Time {

@@ -109,7 +109,7 @@ var simRealScenarios = []simRealScenario{
 		simulate.SetImage(0, "web", "nginx:refused"), simulate.SetImage(10*time.Second, "web", "nginx:1.28")}, want: simulate.Complete},
 	{name: "replica sets refused then allowed", replicas: 10, refusedRS: 7 * time.Second, changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "replica sets refused past the retries", replicas: 10, refusedRS: 180 * time.Second, changes: []simulate.Change{simUpgrade,
-		simulate.Annotate(200*time.Second, "example.com/retry", "1")}, want: simulate.Complete, long: true},
+		simulate.Annotate(340*time.Second, "example.com/retry", "1")}, want: simulate.Complete, long: true},
 	{name: "flaky pods seed 7", replicas: 10, failureRate: 0.2, seed: 7,
 		changes: []simulate.Change{simUpgrade}, want: simulate.DeadlineExceeded, long: true},
 	{name: "min ready seconds", replicas: 4, edit: func(d *appsv1.Deployment) { d.Spec.MinReadySeconds = 10 },
@@ -619,6 +619,15 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			if n := simFailedSyncs(tl); n != rsRefused {
 				diffs = append(diffs, difference{fmt.Sprintf("refused ReplicaSet creates (failed syncs): simulated %d, real %d", n, rsRefused), true})
 			}
+			// When the new ReplicaSet is made: at the first retry after the
+			// lift, or, once the key is dropped, with the next change.
+			simAt, realAt := simFirstCreate(tl), time.Duration(-1)
+			if at := rsRefusals.firstAdmitted(); !at.IsZero() {
+				realAt = at.Sub(t0)
+			}
+			if d := simAt - realAt; d > simResumeSlack || d < -simResumeSlack {
+				diffs = append(diffs, difference{fmt.Sprintf("the new ReplicaSet is created at +%v simulated, +%v real", simAt, realAt.Round(time.Millisecond)), true})
+			}
 		}
 		if diff := cmp.Diff(sim.Refused, real.Refused); diff != "" {
 			diffs = append(diffs, difference{fmt.Sprintf("ReplicaSets given ReplicaFailure differ (-simulated +real):\n%s", diff), true})
@@ -662,6 +671,24 @@ func simFailedSyncs(tl *simulate.Timeline) int {
 		}
 	}
 	return n
+}
+
+// simResumeSlack is how far apart the two worlds may create the refused
+// ReplicaSet: the tick and the controller's reaction, far below the
+// doubling of the retries it tells apart (a retry the controller had not
+// dropped would come 12 s before the change that brings it back).
+const simResumeSlack = 250 * time.Millisecond
+
+// simFirstCreate is when the timeline first creates a ReplicaSet, -1 if never.
+func simFirstCreate(tl *simulate.Timeline) time.Duration {
+	for _, s := range tl.Steps {
+		for _, a := range s.Actions {
+			if _, ok := a.(*action.CreateReplicaSet); ok {
+				return s.Elapsed
+			}
+		}
+	}
+	return -1
 }
 
 // simStart is the simulated time of the first change.

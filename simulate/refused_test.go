@@ -212,9 +212,9 @@ func TestRefusedReplicaSets(t *testing.T) {
 			"the first failure's status write brings a sync one tick later, after the lift"},
 		{"never lifted", 0, nil, 16, true, 0, simulate.Stalled,
 			"15 retries, then the controller drops the Deployment and nothing is due"},
-		{"lifted after the drop, then annotated", 180 * time.Second, []simulate.Change{simulate.Annotate(200*time.Second, "example.com/retry", "1")},
-			16, true, 200 * time.Second, simulate.Complete,
-			"the lift at 180s comes after the drop at 163.84s; the annotation at 200s is an event"},
+		{"lifted after the drop, then annotated", 180 * time.Second, []simulate.Change{simulate.Annotate(340*time.Second, "example.com/retry", "1")},
+			16, true, 340 * time.Second, simulate.Complete,
+			"the lift at 180s comes after the drop at 163.84s, and no retry at 327.68s; the annotation at 340s is an event"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tl, err := simulate.Run(steady(t, deployment(10)), simulate.WithRefusedReplicaSets(tt.until, quotaMessage),

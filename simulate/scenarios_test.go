@@ -195,11 +195,11 @@ func scenarios() []scenario {
 		},
 		{
 			name: "replica sets refused past the retries",
-			reason: "the quota stays full for 3 minutes: after 15 retries (the last at 163.84s) the controller drops the Deployment; raised at 180s, nothing happens " +
-				"until the Deployment changes (an annotation at 200s), and the rollout then runs",
+			reason: "the quota stays full for 3 minutes: the 16th failure, at 163.84s, would wait 163.84s more, but the controller drops the Deployment after 15 retries; " +
+				"raised at 180s, nothing happens, at 327.68s neither, until the Deployment changes (an annotation at 340s), and the rollout then runs",
 			state: func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
 			opts: []simulate.Option{simulate.WithRefusedReplicaSets(180*time.Second, quotaMessage),
-				simulate.WithChanges(upgrade, simulate.Annotate(200*time.Second, "example.com/retry", "1"))},
+				simulate.WithChanges(upgrade, simulate.Annotate(340*time.Second, "example.com/retry", "1"))},
 			want: simulate.Complete,
 		},
 		{
