@@ -17,10 +17,13 @@
 // and pods run on nodes ([WithNodes]); pods start, become ready, become available after minReadySeconds,
 // or never become ready (a failure rate with a seed, or a broken image);
 // the apiserver may refuse a template's pods outright ([WithRefusedImage]:
-// no pod, the ReplicaSet's ReplicaFailure condition);
+// no pod, the ReplicaSet's ReplicaFailure condition), or the new
+// ReplicaSet itself until a time ([WithRefusedReplicaSets]: a full quota,
+// the Deployment controller's retries with the workqueue's backoff and its
+// drop of the key after 15);
 // deleted pods terminate for a while. Every knob is an [Option]. Scripted
 // [Change]s edit the Deployment mid-run: a new image, a new size, pause and
-// resume, a rollback.
+// resume, a rollback, an annotation.
 //
 // # The timeline
 //
