@@ -61,7 +61,7 @@ type callSpec struct {
 var newRSRules = []action.Rule{action.RuleCreateNew, action.RuleCreateNewLimited, action.RuleNewStartsEvent,
 	action.RuleRecordRevision, action.RuleRecordFoundRevision, action.RuleStartTracking, action.RuleNoteCreated,
 	action.RuleSyncNewReplicaSet, action.RuleHashCollision, action.RuleHashCollisionReleased,
-	action.RuleCreateRefused, action.RuleCreateRefusedEvent}
+	action.RuleCreateRefused, action.RuleCreateRefusedEvent, action.RuleCreateFailed, action.RuleCreateFailedEvent}
 
 const getAll = "getAllReplicaSetsAndSyncRevision"
 
@@ -183,7 +183,20 @@ func flow(s *simulate.Step) []Call {
 		// requeueStuck: the status sync's last word.
 		mark(len(specs)-1, acted, "requeue: "+s.RequeueWhy)
 	}
-	return reach(specs, state, notes)
+	out := reach(specs, state, notes)
+	if s.Err != nil {
+		// The new ReplicaSet's create failed (a hash collision, a refusal):
+		// getAllReplicaSetsAndSyncRevision returned the error, and the
+		// function with it, the status sync too.
+		after := false
+		for i := range out {
+			if after && out[i].State == idle {
+				out[i].State = skipped
+			}
+			after = after || out[i].Name == getAll && out[i].State == acted
+		}
+	}
+	return out
 }
 
 // sizer returns the call that sizes the new ReplicaSet (isNew) or the old

@@ -47,6 +47,12 @@ type Request struct {
 	// Deployment's new ReplicaSet would get after the changes at 0s: a hash
 	// collision.
 	Collision bool `json:"collision,omitempty"`
+	// ReplicaSetQuota, when set, makes the apiserver refuse the new
+	// ReplicaSet as a full quota on count/replicasets.apps does, with
+	// QuotaMessage's words: until that time from the start (a Go duration,
+	// "7s"), or for the whole run ("always"). See
+	// simulate.WithRefusedReplicaSets.
+	ReplicaSetQuota string `json:"replicaSetQuota,omitempty"`
 	// MaxSteps is the step limit (0: 2000).
 	MaxSteps int `json:"maxSteps,omitempty"`
 	// KubernetesVersion is the minor whose controller decides ("1.33" …
@@ -84,6 +90,14 @@ type PodModel struct {
 // simulator's golden scenario words it.
 func RefusedMessage(image string) string {
 	return `admission webhook "images.example.com" denied the request: image ` + image + ` is not allowed`
+}
+
+// QuotaMessage is the apiserver's error the page's world gives for the
+// create of the ReplicaSet name under a full quota on ReplicaSets, as the
+// ResourceQuota admission plugin words it (and the simulator's golden
+// scenario).
+func QuotaMessage(name string) string {
+	return `replicasets.apps "` + name + `" is forbidden: exceeded quota: replicasets, requested: count/replicasets.apps=1, used: count/replicasets.apps=1, limited: count/replicasets.apps=1`
 }
 
 // DefaultPods are simulate's defaults.
@@ -343,6 +357,13 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 	for _, img := range p.RefusedImages {
 		opts = append(opts, simulate.WithRefusedImage(img, RefusedMessage(img)))
 	}
+	if req.ReplicaSetQuota != "" {
+		o, err := quotaOption(req, s.Deployment, changes)
+		if err != nil {
+			return s, nil, err
+		}
+		opts = append(opts, o)
+	}
 	return s, opts, nil
 }
 
@@ -350,19 +371,10 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 // under the name the Deployment's new ReplicaSet gets once the changes due
 // at 0s are made: its creation collides.
 func squatter(d *appsv1.Deployment, changes []simulate.Change, minor string) (*appsv1.ReplicaSet, error) {
-	d = d.DeepCopy()
-	for _, c := range changes {
-		if c.At == 0 {
-			if err := c.Edit(d); err != nil {
-				return nil, err
-			}
-		}
-	}
-	hash, err := deployutil.ComputeHashFor(minor, &d.Spec.Template, d.Status.CollisionCount)
+	name, err := newName(d, changes, minor)
 	if err != nil {
 		return nil, err
 	}
-	name := deployutil.ReplicaSetName(d.Name, hash)
 	labels := map[string]string{"app": "squatter"}
 	rs := &appsv1.ReplicaSet{}
 	rs.Name, rs.Namespace, rs.UID, rs.Generation = name, d.Namespace, types.UID(name+"-squatter-uid"), 1
@@ -375,6 +387,40 @@ func squatter(d *appsv1.Deployment, changes []simulate.Change, minor string) (*a
 	rs.Status.ObservedGeneration = 1
 	rs.Status.TerminatingReplicas = ptr.To[int32](0)
 	return rs, nil
+}
+
+// newName is the name of the Deployment's new ReplicaSet once the changes
+// due at 0s are made.
+func newName(d *appsv1.Deployment, changes []simulate.Change, minor string) (string, error) {
+	d = d.DeepCopy()
+	for _, c := range changes {
+		if c.At == 0 {
+			if err := c.Edit(d); err != nil {
+				return "", err
+			}
+		}
+	}
+	hash, err := deployutil.ComputeHashFor(minor, &d.Spec.Template, d.Status.CollisionCount)
+	if err != nil {
+		return "", err
+	}
+	return deployutil.ReplicaSetName(d.Name, hash), nil
+}
+
+// quotaOption reads Request.ReplicaSetQuota.
+func quotaOption(req Request, d *appsv1.Deployment, changes []simulate.Change) (simulate.Option, error) {
+	until := time.Duration(0)
+	if req.ReplicaSetQuota != "always" {
+		var err error
+		if until, err = time.ParseDuration(req.ReplicaSetQuota); err != nil || until <= 0 {
+			return nil, fmt.Errorf("replicaSetQuota %q: want a time from the start such as 7s, or always", req.ReplicaSetQuota)
+		}
+	}
+	name, err := newName(d, changes, version(req))
+	if err != nil {
+		return nil, err
+	}
+	return simulate.WithRefusedReplicaSets(until, QuotaMessage(name)), nil
 }
 
 // view turns a timeline into the page's result.

@@ -111,6 +111,14 @@ func Scenarios() []Scenario {
 				"at 10s nginx:1.28 replaces it: the refused ReplicaSet, 5 unavailable, goes to 0 at once and the rollout completes",
 			Request{YAML: deploymentYAML(10, def), Pods: PodModel{RefusedImages: []string{"nginx:refused"}},
 				Script: "0s set image web=nginx:refused\n10s set image web=nginx:1.28\n"}),
+		mirror("quota", "replica sets refused then allowed",
+			"a full quota on ReplicaSets refuses the new one: Progressing False/ReplicaSetCreateError, and the controller retries with backoff (5ms doubled per failure); "+
+				"the quota is raised at 7s, which is no event: the rollout starts at the next retry, 10.24s after the first failure",
+			Request{YAML: deploymentYAML(10, def), ReplicaSetQuota: "7s", Script: upgrade}),
+		mirror("quotadrop", "replica sets refused past the retries",
+			"the quota stays full for 3 minutes: the 16th failure, at 163.84s, would wait 163.84s more, but the controller drops the Deployment after 15 retries; "+
+				"raised at 180s, nothing happens, at 327.68s neither, until the Deployment changes (an annotation at 340s), and the rollout then runs",
+			Request{YAML: deploymentYAML(10, def), ReplicaSetQuota: "180s", Script: upgrade + "340s annotate example.com/retry=1\n"}),
 		mirror("minready", "min ready seconds",
 			"minReadySeconds 10: a pod counts as available only after being ready for more than 10s, which paces the rollout",
 			Request{YAML: deploymentYAML(4, def, "minReadySeconds: 10"), Script: upgrade}),

@@ -32,6 +32,7 @@ func (e *ScriptError) Error() string {
 //	30s resume                    (kubectl rollout resume)
 //	20s rollback                  (the deprecated rollback annotation, to the previous revision)
 //	20s rollback 1                (... to revision 1)
+//	5m40s annotate note=retry     (kubectl annotate --overwrite: any change brings the controller back)
 //
 // Blank lines and lines starting with # are skipped.
 func ParseScript(script string) ([]simulate.Change, error) {
@@ -50,7 +51,7 @@ func ParseScript(script string) ([]simulate.Change, error) {
 			return nil, bad("want a time from the start first, such as 0s or 1m30s")
 		}
 		if len(f) < 2 {
-			return nil, bad("want a command after the time: set image, scale, pause, resume or rollback")
+			return nil, bad("want a command after the time: set image, scale, pause, resume, rollback or annotate")
 		}
 		switch cmd, args := f[1], f[2:]; {
 		case cmd == "set" && len(args) == 2 && args[0] == "image":
@@ -77,8 +78,14 @@ func ParseScript(script string) ([]simulate.Change, error) {
 				}
 			}
 			out = append(out, simulate.RollbackTo(at, rev))
+		case cmd == "annotate" && len(args) == 1:
+			k, v, ok := strings.Cut(args[0], "=")
+			if !ok || k == "" {
+				return nil, bad("want annotate KEY=VALUE")
+			}
+			out = append(out, simulate.Annotate(at, k, v))
 		default:
-			return nil, bad("want set image CONTAINER=IMAGE, scale REPLICAS, pause, resume or rollback [REVISION]")
+			return nil, bad("want set image CONTAINER=IMAGE, scale REPLICAS, pause, resume, rollback [REVISION] or annotate KEY=VALUE")
 		}
 	}
 	return out, nil

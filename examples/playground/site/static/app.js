@@ -155,8 +155,8 @@ function wire() {
     app.compareMinor = app.result ? app.result.minor : '';
     edited();
   });
-  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'refusedImages', 'collision']) {
-    $(id).addEventListener(id === 'failingImages' || id === 'refusedImages' ? 'input' : 'change', edited);
+  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'refusedImages', 'replicaSetQuota', 'collision']) {
+    $(id).addEventListener(['failingImages', 'refusedImages', 'replicaSetQuota'].includes(id) ? 'input' : 'change', edited);
   }
   $('first').addEventListener('click', () => seek(0));
   $('back').addEventListener('click', () => seek(app.cursor - 1));
@@ -230,6 +230,7 @@ function fill(req, sc) {
   $('seed').value = p.seed ?? 0;
   $('failingImages').value = (p.failingImages || []).join(', ');
   $('refusedImages').value = (p.refusedImages || []).join(', ');
+  $('replicaSetQuota').value = req.replicaSetQuota || '';
   $('collision').checked = !!req.collision;
   gutter('yaml');
   gutter('script');
@@ -251,6 +252,8 @@ function request() {
   const refused = list('refusedImages');
   if (refused.length) req.pods.refusedImages = refused;
   if ($('begin').value !== 'steady') req.begin = $('begin').value;
+  const quota = $('replicaSetQuota').value.trim();
+  if (quota) req.replicaSetQuota = quota;
   if ($('collision').checked) req.collision = true;
   if ($('kversion').value) req.kubernetesVersion = $('kversion').value;
   return req;
@@ -268,7 +271,7 @@ function markCustom() {
 function canon(r) {
   const p = r.pods || {};
   return { yaml: r.yaml || '', script: r.script || '', begin: r.begin || 'steady', collision: !!r.collision,
-    kubernetesVersion: r.kubernetesVersion || '',
+    kubernetesVersion: r.kubernetesVersion || '', replicaSetQuota: r.replicaSetQuota || '',
     pods: [p.startDelay || 0, p.readyDelay || 0, p.terminationDelay || 0, p.failureRate || 0, p.seed || 0, (p.failingImages || []).join(','),
       (p.refusedImages || []).join(',')] };
 }
