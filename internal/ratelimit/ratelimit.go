@@ -23,7 +23,11 @@
 // (e2e/README.md, "The workqueue's rate limiter, measured"), and the
 // doubling waits of failed syncs are measured on the ReplicaSet
 // controller, whose queue uses the same limiter, retrying a ReplicaSet
-// whose pods the apiserver refuses (e2e/retries_test.go).
+// whose pods the apiserver refuses (e2e/retries_test.go), and on the
+// Deployment controller itself, retrying a ReplicaSet create a full quota
+// refuses: 16 failed syncs 5 ms × 2^(n−1) apart, then the key dropped
+// (e2e's refused-ReplicaSets scenarios, e2e/README.md "A full ReplicaSet
+// quota").
 package ratelimit
 
 import (
