@@ -225,8 +225,17 @@ func (t *Timeline) describe(prev, s *Step) string {
 	if deletes > 3 {
 		parts = append(parts, fmt.Sprintf("and %d more deletes", deletes-3))
 	}
-	if s.Err != nil {
+	switch {
+	case s.Err != nil && prev != nil && prev.Err != nil && prev.Err.Error() == s.Err.Error():
+		// The same failure again: the first one's row has its words.
+		parts = append(parts, fmt.Sprintf("fails again (%d in a row)", s.Failures))
+	case s.Err != nil:
 		parts = append(parts, "error: "+s.Err.Error())
+	}
+	if s.Err != nil && s.Dropped {
+		parts = append(parts, "dropped after 15 retries")
+	} else if s.Err != nil && s.RetryAfter > 0 {
+		parts = append(parts, "retry after "+shortDuration(s.RetryAfter))
 	}
 	return strings.Join(parts, ", ")
 }
