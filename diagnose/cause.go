@@ -30,6 +30,13 @@ const (
 	// Deployment (values reason, message) or of a ReplicaSet (values
 	// replicaSet, reason, message).
 	ReplicaFailure Kind = "ReplicaFailure"
+	// ReplicaSetCreateFailed: the apiserver refused the new ReplicaSet (a
+	// full quota on count/replicasets.apps, an admission policy):
+	// Progressing is False with reason ReplicaSetCreateError. Values:
+	// since, ago, message. The unblock says when the controller retries,
+	// or that it has stopped retrying (after 15 retries, about 2m44s after
+	// the first failure, if nothing changed the Deployment since).
+	ReplicaSetCreateFailed Kind = "ReplicaSetCreateFailed"
 	// HashCollision: the new ReplicaSet's name is taken; the sync raises
 	// status.collisionCount and creates nothing. Values: replicaSet,
 	// collisionCount.
@@ -86,6 +93,9 @@ var sentences = []struct {
 	{ReplicaFailure, []string{
 		"the ReplicaSet controller cannot create pods: {reason}: {message}",
 		"ReplicaSet {replicaSet} cannot create pods: {reason}: {message}",
+	}},
+	{ReplicaSetCreateFailed, []string{
+		"the apiserver refuses the new ReplicaSet: Progressing is False (ReplicaSetCreateError) since {since} ({ago} ago): {message}",
 	}},
 	{HashCollision, []string{
 		"the new ReplicaSet's name {replicaSet} is taken by a ReplicaSet that is not this Deployment's with its template; collisionCount becomes {collisionCount}",

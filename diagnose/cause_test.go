@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/deploysync/deploysync/action"
 	"github.com/deploysync/deploysync/diagnose"
@@ -13,7 +14,7 @@ import (
 // TestKinds checks the table: every kind in the order of the constants,
 // each with a sentence.
 func TestKinds(t *testing.T) {
-	want := []diagnose.Kind{diagnose.DeadlineExceeded, diagnose.ReplicaFailure, diagnose.HashCollision, diagnose.StaleDesiredReplicas,
+	want := []diagnose.Kind{diagnose.DeadlineExceeded, diagnose.ReplicaFailure, diagnose.ReplicaSetCreateFailed, diagnose.HashCollision, diagnose.StaleDesiredReplicas,
 		diagnose.Paused, diagnose.RecreateWaiting, diagnose.NewPodsUnavailable, diagnose.ScaleDownBlocked, diagnose.SurgeExhausted,
 		diagnose.SelectorOverlap, diagnose.OrphanAdoption, diagnose.NextSync}
 	kinds, n := diagnose.Forms()
@@ -81,5 +82,29 @@ func TestCauseJSON(t *testing.T) {
 	}
 	if v, ok := c.Value("size"); !ok || v.Int != 2 {
 		t.Errorf("Value(size) = %v, %v", v, ok)
+	}
+}
+
+// TestCreateFailedSchedule holds the retry times ReplicaSetCreateFailed
+// names to the schedule measured on kube-controller-manager (e2e's
+// refused-ReplicaSets scenarios: refusals 0, 4, 9, 33, … 5151 ms after the
+// first; the 16th 163.96 s after it, then none).
+func TestCreateFailedSchedule(t *testing.T) {
+	since := time.Date(2026, 12, 7, 7, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		ago    time.Duration
+		want   string
+		reason string
+	}{
+		{0, "next at about 2026-12-07T07:00:00Z (5ms after the first failure)", "the first retry, 5 ms after the first failure (the second sync was its status write's event)"},
+		{3 * time.Second, "next at about 2026-12-07T07:00:05Z (5.11s after the first failure)", "the 11th failure, measured at 5.151 s"},
+		{7 * time.Second, "next at about 2026-12-07T07:00:10Z (10.23s after the first failure)", "a quota raised at 7 s: the 12th sync, measured at 10.27 s, creates it"},
+		{163 * time.Second, "next at about 2026-12-07T07:02:43Z (2m43.83s after the first failure)", "the 16th and last, measured at 2m43.96s"},
+		{164 * time.Second, "then change the Deployment", "after the 16th failure the key is dropped"},
+	} {
+		got := diagnose.CreateFailedUnblock(since, tt.ago)
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("%v after the first failure: %q, want it to say %q (%s)", tt.ago, got, tt.want, tt.reason)
+		}
 	}
 }

@@ -23,3 +23,6 @@ func Forms() ([]Kind, []int) {
 	}
 	return kinds, n
 }
+
+// CreateFailedUnblock is createFailedUnblock.
+var CreateFailedUnblock = createFailedUnblock

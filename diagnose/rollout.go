@@ -47,6 +47,7 @@ func Rollout(s deploysync.State, opts ...deploysync.Option) ([]Cause, error) {
 	dg := diagnosis{s: s, d: d, newRS: newRS, old: old, plan: plan}
 	dg.deadline()
 	dg.replicaFailure()
+	dg.createFailed()
 	dg.collision()
 	dg.staleDesiredReplicas(opts)
 	dg.paused()
@@ -123,6 +124,41 @@ func (dg *diagnosis) replicaFailure() {
 			}
 		}
 	}
+}
+
+// createFailed reports a refused create of the new ReplicaSet. The
+// controller's first failure set the condition (lastTransitionTime); its
+// status write brought a second sync at once, and the workqueue then
+// retried with backoff, the k-th failure 5ms × 2^(k−1) − 15ms after the
+// first for k ≥ 3 (as measured on kube-controller-manager, e2e's
+// refused-ReplicaSets scenarios), and dropped the key after the 16th.
+func (dg *diagnosis) createFailed() {
+	c := deployutil.GetCondition(dg.d.Status, appsv1.DeploymentProgressing)
+	if c == nil || c.Status != corev1.ConditionFalse || c.Reason != deployutil.ReasonReplicaSetCreateError {
+		return
+	}
+	since := c.LastTransitionTime.Time
+	ago := dg.s.Now.Sub(since)
+	dg.add(ReplicaSetCreateFailed, createFailedUnblock(since, ago), str("since", rfc3339(since)),
+		str("ago", ago.Round(time.Second).String()), str("message", c.Message))
+}
+
+// createFailedUnblock says what brings the rollout back once the refusal
+// is fixed, given the first failure's time and how long ago it was.
+func createFailedUnblock(since time.Time, ago time.Duration) string {
+	const fix = "fix what refuses it (raise the quota, change the policy)"
+	for k := 3; k <= 16; k++ {
+		at := 5*time.Millisecond<<(k-1) - 15*time.Millisecond
+		if at > ago {
+			return fmt.Sprintf("%s: the raise is no event, but the controller retries with backoff (5ms doubled per failure), "+
+				"next at about %s (%s after the first failure), and creates it then; after 15 retries, about %s, it stops, "+
+				"and then only a change of the Deployment brings it back (kubectl annotate, kubectl rollout restart)",
+				fix, rfc3339(since.Add(at).Truncate(time.Second)), at.Round(min(at, 10*time.Millisecond)), // ms below 10 ms
+				rfc3339(since.Add(163825*time.Millisecond).Truncate(time.Second)))
+		}
+	}
+	return fix + ", then change the Deployment (kubectl annotate, kubectl rollout restart): unless something changed it since, " +
+		"the controller stopped retrying after 15 retries, about 2m44s after the first failure, and a raised quota is no event"
 }
 
 func (dg *diagnosis) collision() {

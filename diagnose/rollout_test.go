@@ -49,6 +49,10 @@ func quotaRefused(t *testing.T) deploysync.State {
 	return s
 }
 
+// rsQuotaMessage is the apiserver's error for a ReplicaSet create a full
+// quota refuses.
+const rsQuotaMessage = `replicasets.apps "web-x" is forbidden: exceeded quota: rs, requested: count/replicasets.apps=1, used: count/replicasets.apps=2, limited: count/replicasets.apps=2`
+
 // runTo simulates from s and returns the state after the last step. It
 // runs on a 1 s tick (the simulator's default is 10 ms): the rows'
 // scripted times and step limits pick their moments on that grid.
@@ -125,6 +129,19 @@ func TestRollout(t *testing.T) {
 			diagnose.SurgeExhausted, diagnose.NextSync},
 			text:   []string{"FailedCreate: pods \"web-x\" is forbidden: exceeded quota: pods"},
 			reason: "a quota refusal reported by the ReplicaSet controller comes before the pods it keeps from existing"},
+		{name: "replica set refused", state: func(t *testing.T) deploysync.State {
+			return runTo(t, steady(t, 10, nil), rollout, simulate.WithRefusedReplicaSets(0, rsQuotaMessage), simulate.WithMaxSteps(4))
+		}, want: []diagnose.Kind{diagnose.ReplicaSetCreateFailed, diagnose.NextSync},
+			text: []string{"the apiserver refuses the new ReplicaSet: Progressing is False (ReplicaSetCreateError) since 2026-11-02T10:00:00Z (3s ago)",
+				"exceeded quota: rs", "next at about 2026-11-02T10:00:05Z (5.11s after the first failure)", "after 15 retries, about 2026-11-02T10:02:43Z, it stops", "create replicaset"},
+			reason: "a full quota on ReplicaSets: the create fails, the controller retries with backoff; the next sync would create it again (Sync does not know the apiserver refuses)"},
+		{name: "replica set refused past the retries", state: func(t *testing.T) deploysync.State {
+			s := runTo(t, steady(t, 10, nil), rollout, simulate.WithRefusedReplicaSets(0, rsQuotaMessage), simulate.WithMaxSteps(4))
+			s.Now = s.Now.Add(5 * time.Minute)
+			return s
+		}, want: []diagnose.Kind{diagnose.ReplicaSetCreateFailed, diagnose.NextSync},
+			text:   []string{"then change the Deployment (kubectl annotate, kubectl rollout restart)", "stopped retrying after 15 retries"},
+			reason: "five minutes later the controller has dropped the Deployment (16 failures by 2m44s): a raised quota alone brings nothing back"},
 		{name: "replica failure on the Deployment", state: func(t *testing.T) deploysync.State {
 			s := quotaRefused(t)
 			plan, err := deploysync.Sync(s)
