@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -11,10 +12,13 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/diagnose"
 )
 
 // A full quota on ReplicaSets, as a namespace with count/replicasets.apps
@@ -117,6 +121,10 @@ func waitRSAdmission(ctx context.Context, client kubernetes.Interface, ns string
 // Progressing condition carries it.
 type quotaLift struct {
 	done chan struct{}
+	// unblock is what diagnose.Rollout said of the live state just
+	// before the raise (its ReplicaSetCreateFailed cause), "" if it named
+	// no such cause.
+	unblock string
 	// message is the refused create's error, from the condition's message
 	// ("Failed to create new replica set NAME: ERROR"); admitted, how long
 	// after the raise the apiserver admitted a ReplicaSet again.
@@ -124,6 +132,52 @@ type quotaLift struct {
 	admitted time.Duration
 	err      error
 }
+
+// diagnoseCreateFailed runs diagnose.Rollout on the live state of d's
+// namespace and returns its ReplicaSetCreateFailed cause's unblock.
+func diagnoseCreateFailed(ctx context.Context, client kubernetes.Interface, d *appsv1.Deployment) (string, error) {
+	rsl, err := client.AppsV1().ReplicaSets(d.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", err
+	}
+	pods, err := client.CoreV1().Pods(d.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", err
+	}
+	s := deploysync.State{Deployment: d, Now: time.Now()}
+	for i := range rsl.Items {
+		s.ReplicaSets = append(s.ReplicaSets, &rsl.Items[i])
+	}
+	s.Pods = map[types.UID][]*corev1.Pod{}
+	for i := range pods.Items {
+		if ref := metav1.GetControllerOfNoCopy(&pods.Items[i]); ref != nil {
+			s.Pods[ref.UID] = append(s.Pods[ref.UID], &pods.Items[i])
+		}
+	}
+	causes, err := diagnose.Rollout(s)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range causes {
+		if c.Kind == diagnose.ReplicaSetCreateFailed {
+			return c.Unblock, nil
+		}
+	}
+	return "", nil
+}
+
+// nextRetry reads the time a ReplicaSetCreateFailed unblock names for the
+// controller's next retry; false when it names none (it stopped retrying).
+func nextRetry(unblock string) (time.Time, bool) {
+	m := nextRetryRE.FindStringSubmatch(unblock)
+	if m == nil {
+		return time.Time{}, false
+	}
+	at, err := time.Parse(time.RFC3339, m[1])
+	return at, err == nil
+}
+
+var nextRetryRE = regexp.MustCompile(`next at about (\S+) \(`)
 
 func startQuotaLift(ctx context.Context, client kubernetes.Interface, ns string, at time.Time) *quotaLift {
 	l := &quotaLift{done: make(chan struct{})}
@@ -139,6 +193,9 @@ func startQuotaLift(ctx context.Context, client kubernetes.Interface, ns string,
 			if _, msg, ok := strings.Cut(c.Message, `": `); ok {
 				l.message = msg
 			}
+		}
+		if l.unblock, l.err = diagnoseCreateFailed(ctx, client, d); l.err != nil {
+			return
 		}
 		start := time.Now()
 		l.err = raiseReplicaSetQuota(ctx, client, ns)

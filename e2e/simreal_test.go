@@ -534,6 +534,22 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		}
 		t.Logf("the cluster's refusal: %s; the quota raised at +%v, admitted %v later", lift.message, sc.refusedRS, lift.admitted.Round(time.Millisecond))
 		opts = append(opts, simulate.WithRefusedReplicaSets(sc.refusedRS, lift.message))
+		// What diagnose told of the live state before the raise: the
+		// next retry, which creates the ReplicaSet (its time is the first
+		// failure's, in whole seconds, plus the schedule: the create comes
+		// up to 2 s after it), or that the controller stopped retrying.
+		t.Logf("diagnose before the raise: %s", lift.unblock)
+		admitted := rsRefusals.firstAdmitted()
+		switch next, ok := nextRetry(lift.unblock); {
+		case lift.unblock == "":
+			t.Errorf("diagnose.Rollout named no ReplicaSetCreateFailed cause while the quota refused the new ReplicaSet")
+		case ok && (admitted.Before(next) || admitted.Sub(next) > 2500*time.Millisecond):
+			t.Errorf("diagnose said the next retry is at about %s; the ReplicaSet was created at %s", next.Format(time.RFC3339), admitted.UTC().Format(time.RFC3339Nano))
+		case !ok && !strings.Contains(lift.unblock, "stopped retrying"):
+			t.Errorf("diagnose named neither a next retry nor that the controller stopped: %s", lift.unblock)
+		case !ok && len(rsRefusals.times()) < 16:
+			t.Errorf("diagnose said the controller stopped retrying, but it was refused %d times, not 16", len(rsRefusals.times()))
+		}
 		times := rsRefusals.times()
 		rsRefused = len(times)
 		gaps := retryGaps(times)
