@@ -40,3 +40,49 @@ func ExampleRun() {
 	// min available:  3 at step 1 (replicas 4 - maxUnavailable 1 = 3)
 	// invariants:     all held
 }
+
+// A full quota on ReplicaSets, raised 7 seconds in: when does the rollout
+// start? The controller's failed syncs, with the workqueue's backoff.
+func ExampleWithRefusedReplicaSets() {
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](4),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
+			},
+		},
+	}
+	state, err := simulate.Steady(d, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		panic(err)
+	}
+	tl, err := simulate.Run(state, simulate.WithChanges(simulate.SetImage(0, "web", "nginx:1.28")),
+		simulate.WithRefusedReplicaSets(7*time.Second, `replicasets.apps "web-7549484477" is forbidden: exceeded quota: rs`))
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range tl.Steps {
+		if s.Err != nil {
+			fmt.Printf("%-7v failure %d, retry after %v\n", s.Elapsed, s.Failures, s.RetryAfter)
+		} else if len(s.Actions) > 0 {
+			fmt.Printf("%-7v %s\n", s.Elapsed, s.Actions[0])
+			break
+		}
+	}
+	// Output:
+	// 0s      failure 1, retry after 5ms
+	// 10ms    failure 2, retry after 10ms
+	// 20ms    failure 3, retry after 20ms
+	// 40ms    failure 4, retry after 40ms
+	// 80ms    failure 5, retry after 80ms
+	// 160ms   failure 6, retry after 160ms
+	// 320ms   failure 7, retry after 320ms
+	// 640ms   failure 8, retry after 640ms
+	// 1.28s   failure 9, retry after 1.28s
+	// 2.56s   failure 10, retry after 2.56s
+	// 5.12s   failure 11, retry after 5.12s
+	// 10.24s  create replicaset web-7549484477 replicas=1: no ReplicaSet matches the pod template; create web-7549484477 (pod-template-hash 7549484477, revision 2) with 1 replicas
+}
