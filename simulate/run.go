@@ -271,9 +271,11 @@ func (r *runner) step(i int) error {
 		return err
 	}
 	// A refused create's status write changes the Deployment only the
-	// first time (the condition is then set); an unchanged write brings
-	// no informer event, and the retry waits its backoff.
-	r.unchanged = refused && equality.Semantic.DeepEqual(after.Deployment.Status, r.state.Deployment.Status)
+	// first time (the condition is then set); an unchanged write (and an
+	// event object) brings no informer event, and the retry waits its
+	// backoff. Any other write of the plan (an adoption before the
+	// create) is an event.
+	r.unchanged = refused && onlyStatusAndEvents(plan) && equality.Semantic.DeepEqual(after.Deployment.Status, r.state.Deployment.Status)
 	r.admit(r.state, after, plan)
 	after.Pods = nil
 	r.state = after
@@ -398,6 +400,19 @@ func refuseCreate(s deploysync.State, plan deploysync.Plan, message string) (dep
 		}
 	}
 	return plan, false, nil
+}
+
+// onlyStatusAndEvents reports whether the plan writes nothing but the
+// Deployment's status and events.
+func onlyStatusAndEvents(p deploysync.Plan) bool {
+	for _, a := range p.Actions {
+		switch a.(type) {
+		case *action.UpdateDeploymentStatus, *action.Event:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // maxRetries is how often the Deployment controller retries a key whose
