@@ -66,8 +66,11 @@ func TestE2E(t *testing.T) {
 		testSimReal(t, cfg)
 	})
 
+	// Not parallel: it runs alone, while the parallel subtests above wait
+	// for this function to return. It counts the syncs of a burst that is
+	// CPU-bound on 2 cores: beside simreal's twelve scenarios one whole-
+	// suite run (2026-12-07 07:56) saw 96 syncs where alone there are 131.
 	t.Run("requeue", func(t *testing.T) {
-		t.Parallel()
 		testRequeue(t, cfg)
 	})
 
