@@ -49,9 +49,9 @@ type Request struct {
 	Collision bool `json:"collision,omitempty"`
 	// ReplicaSetQuota, when set, makes the apiserver refuse the new
 	// ReplicaSet as a full quota on count/replicasets.apps does, with
-	// QuotaMessage's words: until that time from the start (a Go duration,
-	// "7s"), or for the whole run ("always"). See
-	// simulate.WithRefusedReplicaSets.
+	// QuotaMessage's words (naming the ReplicaSet the changes at 0s make):
+	// until that time from the start (a Go duration, "7s"), or for the
+	// whole run ("always"). See simulate.WithRefusedReplicaSets.
 	ReplicaSetQuota string `json:"replicaSetQuota,omitempty"`
 	// MaxSteps is the step limit (0: 2000).
 	MaxSteps int `json:"maxSteps,omitempty"`

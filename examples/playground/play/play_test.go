@@ -224,8 +224,9 @@ func TestParseScript(t *testing.T) {
 		want           []string // the changes' descriptions
 		errLine        int
 	}{
-		{"every command", "0s set image web=nginx:2\n3s scale 20\n# a comment\n\n1s pause\n30s resume\n20s rollback\n21s rollback 1\n",
-			[]string{"set image web=nginx:2", "scale to 20", "pause", "resume", "rollback to revision 0 (annotation)", "rollback to revision 1 (annotation)"}, 0},
+		{"every command", "0s set image web=nginx:2\n3s scale 20\n# a comment\n\n1s pause\n30s resume\n20s rollback\n21s rollback 1\n5m40s annotate note=retry\n",
+			[]string{"set image web=nginx:2", "scale to 20", "pause", "resume", "rollback to revision 0 (annotation)", "rollback to revision 1 (annotation)", "annotate note=retry"}, 0},
+		{"an annotation without a value's =", "0s annotate note", nil, 1},
 		{"no time", "scale 3", nil, 1},
 		{"a negative size", "0s set image web=x\n1s scale -1", nil, 2},
 		{"an unknown command", "0s restart", nil, 1},
@@ -248,6 +249,30 @@ func TestParseScript(t *testing.T) {
 		}
 		if strings.Join(desc, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%s: got %q, want %q", c.reason, desc, c.want)
+		}
+	}
+}
+
+// TestReplicaSetQuota: the quota field's values, and a bad one as a
+// problem of the page, not a crash.
+func TestReplicaSetQuota(t *testing.T) {
+	for _, c := range []struct {
+		quota, want, reason string
+	}{
+		{"7s", "Complete", "raised at 7s: the retry at 10.24s creates the ReplicaSet"},
+		{"always", "Stalled", "never raised: after 15 retries the controller drops the Deployment"},
+		{"soon", `replicaSetQuota "soon": want a time from the start such as 7s, or always`, "no duration"},
+		{"0s", `replicaSetQuota "0s": want`, "0 would mean the whole run in simulate's option; the page says always for that"},
+	} {
+		req := Scenarios()[0].Request
+		req.ReplicaSetQuota = c.quota
+		res := Run(req)
+		got := res.Outcome
+		if len(res.Problems) > 0 {
+			got = res.Problems[0].Message
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("quota %q: %q, want %q (%s)", c.quota, got, c.want, c.reason)
 		}
 	}
 }
