@@ -17,6 +17,7 @@ import (
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/podindex"
+	"github.com/deploysync/deploysync/internal/ratelimit"
 )
 
 func num(name string, n int32) action.Value { return action.Num(name, n) }
@@ -127,11 +128,9 @@ func (dg *diagnosis) replicaFailure() {
 }
 
 // createFailed reports a refused create of the new ReplicaSet. The
-// controller's first failure set the condition (lastTransitionTime); its
-// status write brought a second sync at once, and the workqueue then
-// retried with backoff, the k-th failure 5ms × 2^(k−1) − 15ms after the
-// first for k ≥ 3 (as measured on kube-controller-manager, e2e's
-// refused-ReplicaSets scenarios), and dropped the key after the 16th.
+// controller's first failure set the condition (lastTransitionTime); the
+// retries come as internal/ratelimit's FailedSyncs says, the schedule
+// measured on kube-controller-manager.
 func (dg *diagnosis) createFailed() {
 	c := deployutil.GetCondition(dg.d.Status, appsv1.DeploymentProgressing)
 	if c == nil || c.Status != corev1.ConditionFalse || c.Reason != deployutil.ReasonReplicaSetCreateError {
@@ -147,18 +146,20 @@ func (dg *diagnosis) createFailed() {
 // is fixed, given the first failure's time and how long ago it was.
 func createFailedUnblock(since time.Time, ago time.Duration) string {
 	const fix = "fix what refuses it (raise the quota, change the policy)"
-	for k := 3; k <= 16; k++ {
-		at := 5*time.Millisecond<<(k-1) - 15*time.Millisecond
+	syncs := ratelimit.FailedSyncs()
+	last := syncs[len(syncs)-1]
+	for _, at := range syncs {
 		if at > ago {
 			return fmt.Sprintf("%s: the raise is no event, but the controller retries with backoff (5ms doubled per failure), "+
-				"next at about %s (%s after the first failure), and creates it then; after 15 retries, about %s, it stops, "+
+				"next at about %s (%s after the first failure), and creates it then; after %d retries, about %s, it stops, "+
 				"and then only a change of the Deployment brings it back (kubectl annotate, kubectl rollout restart)",
 				fix, rfc3339(since.Add(at).Truncate(time.Second)), at.Round(min(at, 10*time.Millisecond)), // ms below 10 ms
-				rfc3339(since.Add(163825*time.Millisecond).Truncate(time.Second)))
+				ratelimit.MaxRetries, rfc3339(since.Add(last).Truncate(time.Second)))
 		}
 	}
-	return fix + ", then change the Deployment (kubectl annotate, kubectl rollout restart): unless something changed it since, " +
-		"the controller stopped retrying after 15 retries, about 2m44s after the first failure, and a raised quota is no event"
+	return fmt.Sprintf("%s, then change the Deployment (kubectl annotate, kubectl rollout restart): unless something changed it since, "+
+		"the controller stopped retrying after %d retries, about %s after the first failure, and a raised quota is no event",
+		fix, ratelimit.MaxRetries, last.Round(time.Second))
 }
 
 func (dg *diagnosis) collision() {

@@ -309,7 +309,8 @@ func (r *runner) makeChanges() ([]string, error) {
 
 // nextTime returns when the next step happens, or false if nothing is left
 // to happen. A step that wrote something is followed one tick later (the
-// informers' events); otherwise the next step is the first tick at or after
+// informers' events; a refused create's status write that changed nothing
+// brings none); otherwise the next step is the first tick at or after
 // the earliest of a pod's change, a scripted change, a timed requeue and a
 // rate-limited one, which waits as the controller's workqueue makes it wait
 // (see internal/ratelimit). It is called once per step: the limiter counts.
@@ -324,7 +325,7 @@ func (r *runner) nextTime() (time.Duration, bool) {
 		t = min(t, r.now+p.RequeueAfter)
 	}
 	switch {
-	case p.Err != nil && r.queue.NumRequeues() < maxRetries:
+	case p.Err != nil && r.queue.NumRequeues() < ratelimit.MaxRetries:
 		wait := r.queue.When(r.now)
 		t = min(t, r.now+wait)
 		if last := r.lastStep(); last != nil {
@@ -414,10 +415,6 @@ func onlyStatusAndEvents(p deploysync.Plan) bool {
 	}
 	return true
 }
-
-// maxRetries is how often the Deployment controller retries a key whose
-// sync fails before it drops it.
-const maxRetries = 15
 
 func (r *runner) outcome() Outcome {
 	d := r.state.Deployment

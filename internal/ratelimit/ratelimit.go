@@ -35,6 +35,30 @@ import (
 	"time"
 )
 
+// MaxRetries is how often the Deployment controller retries a key whose
+// sync fails before it drops it (the 16th failure in a row is the last).
+const MaxRetries = 15
+
+// FailedSyncs returns when the syncs of a Deployment whose every sync
+// fails come, from the first (0) to the last before the key is dropped:
+// the first failure's status write is an event, so a second sync follows
+// at once; both add the key rate-limited, and the workqueue's delaying
+// queue keeps the earlier wait (5ms); from then on each failed sync waits
+// its backoff. It assumes nothing else changes the Deployment meanwhile.
+// kube-controller-manager's refusals of a ReplicaSet create came 0, 4, 9,
+// 33, … 5151 ms and 2m43.96s after the first (e2e's refused-ReplicaSets
+// scenarios), each a few ms after these times.
+func FailedSyncs() []time.Duration {
+	var l Limiter
+	next := min(l.When(0), l.When(0))
+	times := []time.Duration{0, 0}
+	for len(times) <= MaxRetries {
+		times = append(times, next)
+		next += l.When(next)
+	}
+	return times
+}
+
 const (
 	baseDelay = 5 * time.Millisecond
 	maxDelay  = 1000 * time.Second
