@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/action"
@@ -290,5 +291,73 @@ func TestRefusedReplicaSetsOptionErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "refused ReplicaSets") {
 			t.Errorf("until %v, message %q: error %v, want one naming the option (%s)", tt.until, tt.message, err, tt.reason)
 		}
+	}
+}
+
+// TestRefusedCreateAfterAdoption holds the rule that only a refused sync
+// whose writes are the Deployment's unchanged status and events is quiet:
+// a sync that adopts an orphaned ReplicaSet and then has its create
+// refused patched the ReplicaSet, an informer event that brings the next
+// sync one tick later, where a quiet failure waits the limiter's 5ms. The
+// state is a first refused sync's (the condition already set), with an
+// orphan of the Deployment's selector added to it.
+func TestRefusedCreateAfterAdoption(t *testing.T) {
+	first, err := simulate.Run(steady(t, deployment(10)), simulate.WithRefusedReplicaSets(0, quotaMessage),
+		simulate.WithChanges(upgrade), simulate.WithMaxSteps(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Steps[0].Err == nil {
+		t.Fatalf("the first sync was not refused: %+v", first.Steps[0])
+	}
+	orphan := first.Final.ReplicaSets[0].DeepCopy()
+	orphan.Name, orphan.UID, orphan.OwnerReferences = "web-orphan", "orphan-uid", nil
+	orphan.Spec.Replicas = ptr.To[int32](0)
+	orphan.Status = appsv1.ReplicaSetStatus{}
+	for _, labels := range []map[string]string{orphan.Labels, orphan.Spec.Template.Labels, orphan.Spec.Selector.MatchLabels} {
+		labels[appsv1.DefaultDeploymentUniqueLabelKey] = "orphan"
+	}
+	orphan.Spec.Template.Spec.Containers[0].Image = "nginx:1.26"
+	const tick = time.Millisecond
+	for _, tt := range []struct {
+		name   string
+		orphan bool
+		// adopted says the first sync adopts; second, when the second
+		// failed sync comes.
+		adopted bool
+		second  time.Duration
+		reason  string
+	}{
+		{"an adoption before the refused create", true, true, tick,
+			"the adoption patch is an informer event: the next sync comes one tick later"},
+		{"the same sync with nothing to adopt", false, false, 5 * time.Millisecond,
+			"the status write changes nothing: the retry waits the limiter's first 5ms"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := first.Final
+			s.ReplicaSets = slices.Clone(s.ReplicaSets)
+			if tt.orphan {
+				s.ReplicaSets = append(s.ReplicaSets, orphan)
+			}
+			tl, err := simulate.Run(s, simulate.WithRefusedReplicaSets(0, quotaMessage), simulate.WithTick(tick), simulate.WithMaxSteps(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tl.Steps) != 2 || tl.Steps[0].Err == nil || tl.Steps[1].Err == nil {
+				t.Fatalf("want two refused syncs, got %d steps: %+v", len(tl.Steps), tl.Steps)
+			}
+			adopted := false
+			for _, a := range tl.Steps[0].Actions {
+				if ad, ok := a.(*action.AdoptReplicaSet); ok && ad.Name == orphan.Name {
+					adopted = true
+				}
+			}
+			if adopted != tt.adopted {
+				t.Errorf("the first sync adopts %s: %v, want %v", orphan.Name, adopted, tt.adopted)
+			}
+			if got := tl.Steps[1].Elapsed - tl.Steps[0].Elapsed; got != tt.second {
+				t.Errorf("the second refused sync %v after the first, want %v (%s)", got, tt.second, tt.reason)
+			}
+		})
 	}
 }
