@@ -5,9 +5,11 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apiserver/pkg/quota/v1/generic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -15,8 +17,11 @@ import (
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
+	pkgcontroller "k8s.io/kubernetes/pkg/controller"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"k8s.io/kubernetes/pkg/controller/replicaset"
+	"k8s.io/kubernetes/pkg/controller/resourcequota"
+	quotainstall "k8s.io/kubernetes/pkg/quota/v1/install"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	ctrlcache "sigs.k8s.io/controller-runtime/pkg/cache"
@@ -95,6 +100,49 @@ func startReplicaSetControllerWrapped(t *testing.T, cfg *restclient.Config, ns s
 		rsc := replicaset.NewReplicaSetController(ctx, factory.Apps().V1().ReplicaSets(), factory.Core().V1().Pods(), client, 500)
 		factory.Start(ctx.Done())
 		rsc.Run(ctx, workers)
+		factory.Shutdown()
+	})
+}
+
+// startQuotaController runs kube-controller-manager's ResourceQuota
+// controller on the namespace, as kube-controller-manager builds it (its
+// evaluators, the default update filter, discovery of the quotable
+// resources), on informers of that namespace only and with no periodic
+// resync, and its default 5 workers: it writes a quota's status (hard and used) when the quota
+// changes and when an object it counts comes or goes.
+func startQuotaController(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
+	client := clientFor(t, cfg, "resourcequota-controller")
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	return runUntilStopped(func(ctx context.Context) {
+		discover := client.Discovery().ServerPreferredNamespacedResources
+		qc, err := quotainstall.NewQuotaConfigurationForControllers(generic.ListerFuncForResourceFunc(factory.ForResource), factory)
+		if err != nil {
+			t.Errorf("kube-controller-manager's quota configuration: %v", err)
+			return
+		}
+		started := make(chan struct{})
+		rqc, err := resourcequota.NewController(ctx, &resourcequota.ControllerOptions{
+			QuotaClient:               client.CoreV1(),
+			ResourceQuotaInformer:     factory.Core().V1().ResourceQuotas(),
+			ResyncPeriod:              pkgcontroller.NoResyncPeriodFunc,
+			InformerFactory:           factory,
+			ReplenishmentResyncPeriod: pkgcontroller.NoResyncPeriodFunc,
+			DiscoveryFunc:             discover,
+			IgnoredResourcesFunc:      qc.IgnoredResources,
+			InformersStarted:          started,
+			Registry:                  generic.NewRegistry(qc.Evaluators()),
+			UpdateFilter:              quotainstall.DefaultUpdateFilter(),
+		})
+		if err != nil {
+			t.Errorf("kube-controller-manager's ResourceQuota controller: %v", err)
+			return
+		}
+		factory.Start(ctx.Done())
+		close(started)
+		var wg sync.WaitGroup
+		wg.Go(func() { rqc.Sync(ctx, discover, 30*time.Second) })
+		rqc.Run(ctx, 5) // --concurrent-resource-quota-syncs' default
+		wg.Wait()
 		factory.Shutdown()
 	})
 }

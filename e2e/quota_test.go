@@ -25,18 +25,18 @@ import (
 // set to what it holds is: the apiserver's ResourceQuota admission plugin
 // refuses the Deployment controller's create of the new ReplicaSet
 // ("exceeded quota"), and raising the quota lets the next create through.
-// The e2e control plane runs no quota controller, so the test writes the
-// quota's status (hard and used) itself, as that controller would: the
-// admission plugin judges a create by the status and counts the admitted
-// one into it.
+// The quota's status (hard and used), which the admission plugin judges a
+// create by, is written by kube-controller-manager's ResourceQuota
+// controller (startQuotaController) as in a cluster; the plugin counts an
+// admitted create into it itself.
 
 const rsQuotaName = "replicasets"
 
 var rsQuotaResource = corev1.ResourceName("count/replicasets.apps")
 
 // fillReplicaSetQuota creates in ns a quota of as many ReplicaSets as ns
-// holds, its status saying so, and returns once the apiserver refuses
-// another (a dry-run create of a ReplicaSet is refused).
+// holds and returns once the apiserver refuses another (a dry-run create
+// of a ReplicaSet is refused): the quota controller has counted them.
 func fillReplicaSetQuota(t *testing.T, ctx context.Context, client kubernetes.Interface, ns string) {
 	t.Helper()
 	rsl, err := client.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
@@ -46,23 +46,25 @@ func fillReplicaSetQuota(t *testing.T, ctx context.Context, client kubernetes.In
 	n := *resource.NewQuantity(int64(len(rsl.Items)), resource.DecimalSI)
 	q := &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: rsQuotaName, Namespace: ns},
 		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{rsQuotaResource: n}}}
-	created, err := client.CoreV1().ResourceQuotas(ns).Create(ctx, q, metav1.CreateOptions{})
-	if err != nil {
+	if _, err := client.CoreV1().ResourceQuotas(ns).Create(ctx, q, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating the ReplicaSet quota: %v", err)
 	}
-	created.Status = corev1.ResourceQuotaStatus{Hard: corev1.ResourceList{rsQuotaResource: n}, Used: corev1.ResourceList{rsQuotaResource: n}}
-	if _, err := client.CoreV1().ResourceQuotas(ns).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-		t.Fatalf("writing the ReplicaSet quota's status: %v", err)
-	}
-	err = waitRSAdmission(ctx, client, ns, false)
-	if err != nil {
+	start := time.Now()
+	if err := waitRSAdmission(ctx, client, ns, false); err != nil {
 		t.Fatalf("the full ReplicaSet quota: %v", err)
 	}
-	t.Logf("the apiserver refuses another ReplicaSet in %s: a quota of %s", ns, n.String())
+	q, err = client.CoreV1().ResourceQuotas(ns).Get(ctx, rsQuotaName, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("reading the ReplicaSet quota: %v", err)
+	}
+	used := q.Status.Used[rsQuotaResource]
+	t.Logf("the apiserver refuses another ReplicaSet in %s %v after the quota's create: hard %s, used %s (the quota controller's count)",
+		ns, time.Since(start).Round(time.Millisecond), n.String(), used.String())
 }
 
-// raiseReplicaSetQuota raises the quota by one ReplicaSet, spec and
-// status, and returns when the apiserver admits a ReplicaSet again.
+// raiseReplicaSetQuota raises the quota's spec by one ReplicaSet and
+// returns when the apiserver admits a ReplicaSet again (the quota
+// controller has written the new hard limit into the status).
 func raiseReplicaSetQuota(ctx context.Context, client kubernetes.Interface, ns string) error {
 	for {
 		q, err := client.CoreV1().ResourceQuotas(ns).Get(ctx, rsQuotaName, metav1.GetOptions{})
@@ -72,15 +74,7 @@ func raiseReplicaSetQuota(ctx context.Context, client kubernetes.Interface, ns s
 		hard := q.Spec.Hard[rsQuotaResource]
 		hard.Add(*resource.NewQuantity(1, resource.DecimalSI))
 		q.Spec.Hard[rsQuotaResource] = hard
-		q, err = client.CoreV1().ResourceQuotas(ns).Update(ctx, q, metav1.UpdateOptions{})
-		if apierrors.IsConflict(err) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		q.Status.Hard = q.Spec.Hard.DeepCopy()
-		_, err = client.CoreV1().ResourceQuotas(ns).UpdateStatus(ctx, q, metav1.UpdateOptions{})
+		_, err = client.CoreV1().ResourceQuotas(ns).Update(ctx, q, metav1.UpdateOptions{})
 		if apierrors.IsConflict(err) {
 			continue
 		}

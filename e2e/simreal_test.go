@@ -403,6 +403,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		dcWrap = rsRefusals.wrap
 	}
 	t.Cleanup(startDeploymentControllerWrapped(t, cfg, ns, dcWrap))
+	if sc.refusedRS > 0 {
+		t.Cleanup(startQuotaController(t, cfg, ns))
+	}
 
 	if sc.refused != "" {
 		refuseImage(t, ctx, client, ns, sc.refused)
