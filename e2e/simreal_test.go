@@ -62,6 +62,9 @@ type simRealScenario struct {
 	// ValidatingAdmissionPolicy on the cluster, simulate.WithRefusedImage
 	// with the cluster's own message in the simulator).
 	refused string
+	// refusedUntil: the policy refusing them is lifted then (its binding
+	// deleted), simulate.WithRefusedImageUntil; 0 keeps it to the end.
+	refusedUntil time.Duration
 	// refusedRS: the apiserver refuses the new ReplicaSet (a full quota on
 	// count/replicasets.apps) until then, from the start
 	// (simulate.WithRefusedReplicaSets with the cluster's own message).
@@ -107,6 +110,8 @@ var simRealScenarios = []simRealScenario{
 	{name: "rolling 1000 replicas", replicas: 1000, changes: []simulate.Change{simUpgrade}, want: simulate.Complete, long: true},
 	{name: "refused pods then fixed", replicas: 10, refused: "nginx:refused", changes: []simulate.Change{
 		simulate.SetImage(0, "web", "nginx:refused"), simulate.SetImage(10*time.Second, "web", "nginx:1.28")}, want: simulate.Complete},
+	{name: "refused pods then allowed", replicas: 10, refused: "nginx:refused", refusedUntil: 7 * time.Second, changes: []simulate.Change{
+		simulate.SetImage(0, "web", "nginx:refused")}, want: simulate.Complete},
 	{name: "replica sets refused then allowed", replicas: 10, refusedRS: 7 * time.Second, changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "replica sets refused past the retries", replicas: 10, refusedRS: 180 * time.Second, changes: []simulate.Change{simUpgrade,
 		simulate.Annotate(340*time.Second, "example.com/retry", "1")}, want: simulate.Complete, long: true},
@@ -468,6 +473,10 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	if sc.refusedRS > 0 {
 		lift = startQuotaLift(ctx, client, ns, t0.Add(sc.refusedRS))
 	}
+	var imageLift *policyLift
+	if sc.refusedUntil > 0 {
+		imageLift = startPolicyLift(ctx, client, ns, sc.refused, t0.Add(sc.refusedUntil))
+	}
 	// The changes, at their times after t0.
 	for _, ch := range sc.changes {
 		if wait := time.Until(t0.Add(ch.At)); wait > 0 {
@@ -514,7 +523,15 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			msg = "refused"
 		}
 		t.Logf("the cluster's ReplicaFailure, seen at +%v: %s", at.Round(time.Millisecond), msg)
-		opts = append(opts, simulate.WithRefusedImage(sc.refused, msg))
+		opts = append(opts, simulate.WithRefusedImageUntil(sc.refused, msg, sc.refusedUntil))
+		if imageLift != nil {
+			<-imageLift.done
+			if imageLift.err != nil {
+				t.Fatalf("lifting the policy refusing %s at +%v: %v", sc.refused, sc.refusedUntil, imageLift.err)
+			}
+			t.Logf("the policy lifted at +%v, %s pods admitted %v later; the ReplicaSet controller's first admitted create at +%v",
+				sc.refusedUntil, sc.refused, imageLift.admitted.Round(time.Millisecond), refusals.firstAdmitted().Sub(t0).Round(time.Millisecond))
+		}
 		// The ReplicaSet controller's retries of the refused ReplicaSet.
 		times := refusals.times()
 		gaps := retryGaps(times)
@@ -651,6 +668,18 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 				diffs = append(diffs, difference{fmt.Sprintf("the new ReplicaSet is created at +%v simulated, +%v real", simAt, realAt.Round(time.Millisecond)), true})
 			}
 		}
+		if imageLift != nil {
+			// When the refused ReplicaSet's first pod is made: at the
+			// ReplicaSet controller's first retry after the lift.
+			simAt, realAt := simFirstPods(tl), time.Duration(-1)
+			if at := refusals.firstAdmitted(); !at.IsZero() {
+				realAt = at.Sub(t0)
+			}
+			t.Logf("tick %v: the refused ReplicaSet's first pod created at +%v simulated, +%v real", tick, simAt, realAt.Round(time.Millisecond))
+			if d := simAt - realAt; d > simResumeSlack || d < -simResumeSlack {
+				diffs = append(diffs, difference{fmt.Sprintf("the refused ReplicaSet's first pod is created at +%v simulated, +%v real", simAt, realAt.Round(time.Millisecond)), true})
+			}
+		}
 		if diff := cmp.Diff(sim.Refused, real.Refused); diff != "" {
 			diffs = append(diffs, difference{fmt.Sprintf("ReplicaSets given ReplicaFailure differ (-simulated +real):\n%s", diff), true})
 		}
@@ -706,6 +735,19 @@ func simFirstCreate(tl *simulate.Timeline) time.Duration {
 	for _, s := range tl.Steps {
 		for _, a := range s.Actions {
 			if _, ok := a.(*action.CreateReplicaSet); ok {
+				return s.Elapsed
+			}
+		}
+	}
+	return -1
+}
+
+// simFirstPods is when the new ReplicaSet first has pods after the start
+// (it has none at 0: the scenarios that ask make it then), -1 if never.
+func simFirstPods(tl *simulate.Timeline) time.Duration {
+	for _, s := range tl.Steps {
+		for _, rs := range s.ReplicaSets {
+			if rs.New && rs.Pods.Pods > 0 && s.Elapsed > 0 {
 				return s.Elapsed
 			}
 		}
@@ -783,6 +825,46 @@ func refuseImage(t *testing.T, ctx context.Context, client kubernetes.Interface,
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// policyLift lifts refuseImage's policy at a time, in the background: it
+// deletes the binding and waits until a dry-run create of such a pod is
+// admitted (admitted: how long that took).
+type policyLift struct {
+	done     chan struct{}
+	admitted time.Duration
+	err      error
+}
+
+func startPolicyLift(ctx context.Context, client kubernetes.Interface, ns, image string, at time.Time) *policyLift {
+	l := &policyLift{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		time.Sleep(time.Until(at))
+		start := time.Now()
+		if l.err = client.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Delete(ctx, "refuse-"+ns, metav1.DeleteOptions{}); l.err != nil {
+			return
+		}
+		probe := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "probe", Namespace: ns},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: image}}}}
+		for {
+			_, err := client.CoreV1().Pods(ns).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+			if err == nil {
+				l.admitted = time.Since(start)
+				return
+			}
+			if !apierrors.IsForbidden(err) && !apierrors.IsInvalid(err) {
+				l.err = err
+				return
+			}
+			if time.Since(start) > time.Minute {
+				l.err = fmt.Errorf("still refused a minute after the binding's delete: %w", err)
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	return l
 }
 
 // simRealDeployment is the scenario's Deployment as simulate builds it

@@ -17,7 +17,9 @@
 // and pods run on nodes ([WithNodes]); pods start, become ready, become available after minReadySeconds,
 // or never become ready (a failure rate with a seed, or a broken image);
 // the apiserver may refuse a template's pods outright ([WithRefusedImage]:
-// no pod, the ReplicaSet's ReplicaFailure condition), or the new
+// no pod, the ReplicaSet's ReplicaFailure condition) or until a time
+// ([WithRefusedImageUntil]: the ReplicaSet controller's retries with the
+// same backoff, the pods made at the first after the end), or the new
 // ReplicaSet itself until a time ([WithRefusedReplicaSets]: a full quota,
 // the Deployment controller's retries with the workqueue's backoff and its
 // drop of the key after 15);
@@ -28,8 +30,8 @@
 // # The timeline
 //
 // A run returns a [Timeline]: per [Step] the time, the pods deleted before
-// it with their rank ([Deletion]) and the ReplicaSets first refused pods
-// ([Refusal]), the plan's actions with their reasons, each ReplicaSet's size and pods, the totals and the
+// it with their rank ([Deletion]), the ReplicaSets first refused pods
+// ([Refusal]) and those admitted again ([Admission]), the plan's actions with their reasons, each ReplicaSet's size and pods, the totals and the
 // Deployment's conditions; how the run ended ([Outcome]); and the broken
 // [Invariant]s, each a [Violation] — never hidden. [Timeline.Table],
 // [Timeline.Summary] and [Timeline.Transcript] render it as text. The same

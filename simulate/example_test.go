@@ -86,3 +86,41 @@ func ExampleWithRefusedReplicaSets() {
 	// 5.12s   failure 11, retry after 5.12s
 	// 10.24s  create replicaset web-7549484477 replicas=1: no ReplicaSet matches the pod template; create web-7549484477 (pod-template-hash 7549484477, revision 2) with 1 replicas
 }
+
+// A policy refuses the new image's pods until 7s: the ReplicaSet
+// controller's retries back off, and the first after the lift makes them.
+func ExampleWithRefusedImageUntil() {
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](4),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
+			},
+		},
+	}
+	state, err := simulate.Steady(d, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		panic(err)
+	}
+	tl, err := simulate.Run(state, simulate.WithChanges(simulate.SetImage(0, "web", "nginx:1.28")),
+		simulate.WithRefusedImageUntil("nginx:1.28", `pods "web-1" is forbidden: image nginx:1.28 is not allowed`, 7*time.Second))
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range tl.Steps {
+		for _, r := range s.Refused {
+			fmt.Printf("%-7v %s refused (missing: %d)\n", s.Elapsed, r.ReplicaSet, r.Missing)
+		}
+		for _, a := range s.Admitted {
+			fmt.Printf("%-7v %s: %d pods created by the retry at %v, after %d failed syncs\n", s.Elapsed, a.ReplicaSet, a.Created, a.At, a.Failures)
+		}
+	}
+	fmt.Println(tl.Outcome)
+	// Output:
+	// 10ms    web-7549484477 refused (missing: 1)
+	// 10.11s  web-7549484477: 2 pods created by the retry at 10.105s, after 11 failed syncs
+	// Complete
+}

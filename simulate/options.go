@@ -24,8 +24,8 @@ type config struct {
 	readyStagger   time.Duration
 	failureRate    float64
 	failingImages  map[string]bool
-	refusedImages  map[string]string // image → the apiserver's error
-	refusedRS      *rsRefusal        // from WithRefusedReplicaSets
+	refusedImages  map[string]imageRefusal
+	refusedRS      *rsRefusal // from WithRefusedReplicaSets
 	seed           uint64
 	burst          int32
 	nodes          int
@@ -140,12 +140,44 @@ func WithFailingImage(image string) Option {
 // new one to 5) and stalls there, 2 pods fewer available. The step where
 // a ReplicaSet is first refused lists it (see [Step.Refused]).
 func WithRefusedImage(image, message string) Option {
+	return WithRefusedImageUntil(image, message, 0)
+}
+
+// WithRefusedImageUntil is [WithRefusedImage] until until (measured from
+// the start; 0: to the end of the run), when the refusal is lifted (a
+// policy's binding removed, a webhook fixed): no event of any object, so
+// the ReplicaSet controller creates the pods at its first retry at or after
+// until. The world keeps its workqueue for each refused ReplicaSet, as for
+// the Deployment (see [WithRefusedReplicaSets]): the first sync of the
+// ReplicaSet fails, its ReplicaFailure write is an event and brings a
+// second one a tick later, and each failed sync adds the ReplicaSet
+// rate-limited (5ms, doubled by each failure in a row, at most 1000s; the
+// ReplicaSet controller never drops a key), the earliest pending add
+// kept; a write of the ReplicaSet by the Deployment controller (a scale)
+// is an event and a failed sync too, and its status write (observedGeneration)
+// one more. The step whose world move makes the pods lists the retry (see
+// [Step.Admitted]). In the scenario "refused pods then allowed" (10
+// replicas, the new ReplicaSet made at 0 and scaled to 5 at 10ms, the
+// refusal ended at 7s) the retry at 10.105s, after 11 failed syncs,
+// creates the pods; kube-controller-manager's ReplicaSet controller was
+// refused 11 times too and created them at +10.273s (e2e/README.md). A
+// refusal that ends before the first retry's tick (3ms: the retry at 5ms)
+// shows no ReplicaFailure at all: the condition set at 0 and dropped at
+// 5ms falls within one tick.
+func WithRefusedImageUntil(image, message string, until time.Duration) Option {
 	return func(c *config) {
 		if c.refusedImages == nil {
-			c.refusedImages = map[string]string{}
+			c.refusedImages = map[string]imageRefusal{}
 		}
-		c.refusedImages[image] = message
+		c.refusedImages[image] = imageRefusal{message: message, until: until}
 	}
+}
+
+// imageRefusal is the apiserver's error for an image's pods and when the
+// refusal ends (0: never).
+type imageRefusal struct {
+	message string
+	until   time.Duration
 }
 
 // WithRefusedReplicaSets makes the apiserver refuse the Deployment
@@ -258,9 +290,12 @@ func (c *config) validate() error {
 	case c.maxPods <= 0:
 		return fmt.Errorf("simulate: pod limit %d must be positive", c.maxPods)
 	}
-	for image, msg := range c.refusedImages {
-		if msg == "" {
+	for image, r := range c.refusedImages {
+		if r.message == "" {
 			return fmt.Errorf("simulate: refused image %q has no message (the apiserver's error for its pods)", image)
+		}
+		if r.until < 0 {
+			return fmt.Errorf("simulate: refused image %q until %v: the refusal cannot end before the start", image, r.until)
 		}
 	}
 	if r := c.refusedRS; r != nil && (r.message == "" || r.until < 0) {
@@ -288,13 +323,32 @@ func (c *config) fails(t *corev1.PodTemplateSpec) bool {
 
 // refuses returns the apiserver's error for the pods of a template that
 // WithRefusedImage refuses (the first such image's, init containers
-// first), and whether it refuses them.
-func (c *config) refuses(t *corev1.PodTemplateSpec) (string, bool) {
+// first), and whether it refuses them at all during the run; until is when
+// the template's pods are admitted again (the latest end of its refused
+// images), 0 for never.
+func (c *config) refuses(t *corev1.PodTemplateSpec) (msg string, until time.Duration, refused bool) {
 	if len(c.refusedImages) == 0 {
-		return "", false
+		return "", 0, false
 	}
-	image, ok := firstImage(t, func(image string) bool { _, ok := c.refusedImages[image]; return ok })
-	return c.refusedImages[image], ok
+	for _, list := range [][]corev1.Container{t.Spec.InitContainers, t.Spec.Containers} {
+		for _, ct := range list {
+			r, ok := c.refusedImages[ct.Image]
+			if !ok {
+				continue
+			}
+			if r.until == 0 {
+				if !refused {
+					msg = r.message
+				}
+				return msg, 0, true
+			}
+			if !refused {
+				msg, refused = r.message, true
+			}
+			until = max(until, r.until)
+		}
+	}
+	return msg, until, refused
 }
 
 // firstImage returns the first image of t's init containers, then its

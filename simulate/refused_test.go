@@ -361,3 +361,79 @@ func TestRefusedCreateAfterAdoption(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedImageUntil holds the world's ReplicaSet controller to its
+// workqueue when a refusal of pods ends: the pods come at its first retry
+// at or after the end, the failed syncs before it counted as kube-
+// controller-manager's were on the e2e cluster (11 refused creates for a
+// lift at 7s, the 12th sync creating them at +10.273s there).
+func TestRefusedImageUntil(t *testing.T) {
+	const tick = 10 * time.Millisecond
+	for _, tt := range []struct {
+		name    string
+		until   time.Duration
+		changes []simulate.Change
+		// at and failures: the admitting retry (at 0: none); refused, the
+		// step listing the refusal (-1: none).
+		at       time.Duration
+		failures int
+		created  int32
+		refused  bool
+		want     simulate.Outcome
+		reason   string
+	}{
+		{"lifted at 7s", 7 * time.Second, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
+			10105 * time.Millisecond, 11, 5, true, simulate.Complete,
+			"failed syncs at 0 and 0 (the create, then the condition's write), 5ms, 10ms twice (the scale to 5, then observedGeneration), 25, 185, 505 ms, 1.145, 2.425, 4.985 s; the next waits 5.12s"},
+		{"lifted before the first retry", 3 * time.Millisecond, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
+			5 * time.Millisecond, 2, 3, false, simulate.Complete,
+			"the first sync and the one its condition's write brings fail at 0; the pending add at 5ms comes after the lift and creates the 3 pods; " +
+				"the condition set at 0 and dropped at 5ms falls within one tick: the world's step at 10ms shows neither"},
+		{"ended before the ReplicaSet was made", 5 * time.Second, []simulate.Change{simulate.SetImage(10*time.Second, "web", "nginx:refused")},
+			0, 0, 0, false, simulate.Complete,
+			"a template refused only before its ReplicaSet exists is never refused"},
+		{"never lifted", 0, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
+			0, 0, 0, true, simulate.DeadlineExceeded,
+			"WithRefusedImage: no pod is ever made and the progress deadline passes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tl, err := simulate.Run(steady(t, deployment(10)), simulate.WithRefusedImageUntil("nginx:refused", refusedMessage, tt.until),
+				simulate.WithTick(tick), simulate.WithChanges(tt.changes...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tl.Outcome != tt.want {
+				t.Errorf("outcome %s, want %s (%s)", tl.Outcome, tt.want, tt.reason)
+			}
+			var admitted []simulate.Admission
+			refused := false
+			for _, s := range tl.Steps {
+				refused = refused || len(s.Refused) > 0
+				for _, a := range s.Admitted {
+					admitted = append(admitted, a)
+					if want := (a.At + tick - 1) / tick * tick; s.Elapsed != want {
+						t.Errorf("admission at +%v listed at step +%v, want the first tick at or after it, +%v", a.At, s.Elapsed, want)
+					}
+				}
+			}
+			if refused != tt.refused {
+				t.Errorf("refused %v, want %v (%s)", refused, tt.refused, tt.reason)
+			}
+			switch {
+			case tt.at == 0 && len(admitted) > 0:
+				t.Errorf("admitted %+v, want none (%s)", admitted, tt.reason)
+			case tt.at > 0 && len(admitted) != 1:
+				t.Fatalf("admitted %+v, want one (%s)", admitted, tt.reason)
+			case tt.at > 0:
+				a := admitted[0]
+				if a.At != tt.at || a.Failures != tt.failures || a.Until != tt.until || a.Created != tt.created {
+					t.Errorf("admitted %+v, want at %v after %d failures, until %v, %d pods created (%s)", a, tt.at, tt.failures, tt.until, tt.created, tt.reason)
+				}
+			}
+		})
+	}
+	_, err := simulate.Run(steady(t, deployment(10)), simulate.WithRefusedImageUntil("nginx:refused", refusedMessage, -time.Second))
+	if err == nil || !strings.Contains(err.Error(), "before the start") {
+		t.Errorf("a refusal ending before the start: error %v, want one saying so", err)
+	}
+}

@@ -333,7 +333,7 @@ func (t *Timeline) Transcript() string {
 // may say a later time), and false for any other step: two steps with the
 // same key do the same.
 func (t *Timeline) requeueKey(s *Step) (string, bool) {
-	if !s.Requeue || len(s.Actions)+len(s.Changes)+len(s.Deleted)+len(s.Refused) > 0 {
+	if !s.Requeue || len(s.Actions)+len(s.Changes)+len(s.Deleted)+len(s.Refused)+len(s.Admitted) > 0 {
 		return "", false
 	}
 	var b strings.Builder
@@ -351,6 +351,7 @@ func (t *Timeline) writeStep(b *strings.Builder, s *Step, header bool) {
 	}
 	writeDeleted(b, s.Deleted)
 	writeRefused(b, s.Refused)
+	writeAdmitted(b, s.Admitted)
 	for _, c := range s.Changes {
 		fmt.Fprintf(b, "  user: %s\n", c)
 	}
@@ -451,6 +452,15 @@ func writeRefused(b *strings.Builder, rs []Refusal) {
 		}
 		fmt.Fprintf(b, "  rs controller creates 1 of the %d missing pods of %s (a slow-start batch of one), refused (%s)%s; sets ReplicaFailure FailedCreate, retries with backoff\n",
 			r.Missing, r.ReplicaSet, r.Message, skips)
+	}
+}
+
+// writeAdmitted writes a step's admissions after a lifted refusal (see
+// [WithRefusedImageUntil]), one line per ReplicaSet.
+func writeAdmitted(b *strings.Builder, as []Admission) {
+	for _, a := range as {
+		fmt.Fprintf(b, "  rs controller creates %d pods of %s: its retry at +%v, after %d failed syncs, the first since the refusal ended at +%v\n",
+			a.Created, a.ReplicaSet, a.At, a.Failures, a.Until)
 	}
 }
 

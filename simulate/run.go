@@ -125,6 +125,7 @@ type runner struct {
 	world      *world
 	deleted    []Deletion // by the world's last move, for the step's record
 	refused    []Refusal  // likewise
+	admitted   []Admission
 	changes    []Change
 	nextChange int
 	check      checker
@@ -209,7 +210,7 @@ func (r *runner) run(given map[types.UID][]*corev1.Pod) (*Timeline, error) {
 			}
 			r.now = next
 			r.state.ReplicaSets = r.world.step(r.state.ReplicaSets, r.now)
-			r.deleted, r.refused = r.world.deleted, r.world.refused
+			r.deleted, r.refused, r.admitted = r.world.deleted, r.world.refused, r.world.admitted
 			if err := r.checkPods(nil); err != nil {
 				return nil, err
 			}
@@ -454,7 +455,7 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 		Why: plan.Why, RequeueWhy: requeueWhy(d, plan, r.start, r.start.Add(r.now)),
 		Replicas: *d.Spec.Replicas, MaxSurge: facts.MaxSurge(d), MaxUnavailable: facts.MaxUnavailable(d),
 		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions), Deleted: r.deleted,
-		Refused: r.refused,
+		Refused: r.refused, Admitted: r.admitted,
 	})
 	r.deleted, r.refused = nil, nil
 }

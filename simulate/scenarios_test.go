@@ -186,6 +186,15 @@ func scenarios() []scenario {
 			want: simulate.Complete,
 		},
 		{
+			name: "refused pods then allowed",
+			reason: "an admission webhook refuses nginx:refused pods until 7s: the new ReplicaSet gets ReplicaFailure and no pod, the rollout stalls at 8 available; " +
+				"the lift is no event: the ReplicaSet controller's 11 failed syncs (its first two and the scale to 5 each twice: sync, then its own status write) back off to the retry at 10.105s, which creates the pods",
+			state: func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
+			opts: []simulate.Option{simulate.WithRefusedImageUntil("nginx:refused", refusedMessage, 7*time.Second), simulate.WithChanges(
+				simulate.SetImage(0, "web", "nginx:refused"))},
+			want: simulate.Complete,
+		},
+		{
 			name: "replica sets refused then allowed",
 			reason: "a full quota on ReplicaSets refuses the new one: Progressing False/ReplicaSetCreateError, and the controller retries with backoff (5ms doubled per failure); " +
 				"the quota is raised at 7s, which is no event: the rollout starts at the next retry, 10.24s after the first failure",

@@ -130,6 +130,24 @@ type Step struct {
 	// step: those given the ReplicaFailure condition. The ReplicaSet
 	// controller's retries, refused alike, are not listed.
 	Refused []Refusal
+	// Admitted are the ReplicaSets whose pods the apiserver admits again
+	// after a refusal that ended (see [WithRefusedImageUntil]), as the
+	// world moved to this step: the ReplicaSet controller's retry that
+	// created them.
+	Admitted []Admission
+}
+
+// Admission is the ReplicaSet controller's first sync of a ReplicaSet
+// after the refusal of its pods ended (see [WithRefusedImageUntil]).
+type Admission struct {
+	// ReplicaSet names it; Created is the pods that sync created.
+	ReplicaSet string
+	Created    int32
+	// At is when the sync came (from the start; the step is the first
+	// tick at or after it), Until when the refusal ended, and Failures the
+	// failed syncs before it.
+	At, Until time.Duration
+	Failures  int
 }
 
 // Refusal is a ReplicaSet whose pod creates the apiserver refused.

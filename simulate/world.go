@@ -16,6 +16,7 @@ import (
 
 	"github.com/deploysync/deploysync/internal/facts"
 	"github.com/deploysync/deploysync/internal/kversion"
+	"github.com/deploysync/deploysync/internal/ratelimit"
 	"github.com/deploysync/deploysync/replicaset"
 )
 
@@ -88,12 +89,83 @@ type world struct {
 	perNode   []int
 	// deleted are the deletions of the last step, in order; refused the
 	// ReplicaSets first refused pods in it (see [WithRefusedImage]).
-	deleted []Deletion
-	refused []Refusal
+	deleted  []Deletion
+	refused  []Refusal
+	admitted []Admission
 	// lastSlot is the ready time of the last pod given a slot (see
 	// [WithReadyStagger]); slotted reports whether one was.
 	lastSlot time.Duration
 	slotted  bool
+	// retries are the ReplicaSet controller's workqueue for the
+	// ReplicaSets whose pods are refused until a time, by UID (see
+	// [WithRefusedImageUntil]).
+	retries map[types.UID]*rsRetry
+	// last is the time of the world's last step.
+	last time.Duration
+}
+
+// rsRetry is the ReplicaSet controller's workqueue for one ReplicaSet
+// whose pods are refused for a time (see [WithRefusedImageUntil]): its
+// rate limiter and the pending rate-limited add.
+type rsRetry struct {
+	lim ratelimit.Limiter
+	// timer is when the pending rate-limited add comes, never for none.
+	timer time.Duration
+	// seen is the object the world left at its last step: another is the
+	// Deployment controller's write (or, for a new ReplicaSet, create) of
+	// the step before, an informer event.
+	seen *appsv1.ReplicaSet
+}
+
+// syncs runs the ReplicaSet controller's syncs of rs from the world's
+// last step, at last, to now, and reports whether one of them comes at or
+// after until and creates the pods. The Deployment controller's write at
+// last is an event: a sync then, whose status write (a new ReplicaFailure
+// condition or observedGeneration) is an event again and brings a second
+// sync at once. Each pending add due is a sync. A sync before until fails
+// and adds rs rate-limited; the queue keeps the earliest pending add.
+func (rt *rsRetry) syncs(rs *appsv1.ReplicaSet, last, now, until time.Duration) (at time.Duration, admitted bool) {
+	if rt.seen != rs {
+		if at, ok := rt.fire(last, until); ok {
+			return at, true
+		}
+		if last >= until {
+			return last, true
+		}
+		rt.fail(last)
+		if facts.ReplicaFailure(rs.Status.Conditions) == nil || rs.Status.ObservedGeneration != rs.Generation {
+			rt.fail(last)
+		}
+	}
+	return rt.fire(now, until)
+}
+
+// fire runs the pending adds due by t, each a sync: one before until fails
+// (and adds the next); it reports when one at or after until came, if one
+// did.
+func (rt *rsRetry) fire(t, until time.Duration) (time.Duration, bool) {
+	for rt.timer <= t {
+		at := rt.timer
+		if at >= until {
+			return at, true
+		}
+		rt.timer = at + rt.lim.When(at)
+	}
+	return 0, false
+}
+
+// fail is a failed sync at at: the ReplicaSet is added rate-limited.
+func (rt *rsRetry) fail(at time.Duration) { rt.timer = min(rt.timer, at+rt.lim.When(at)) }
+
+// admittedAt is when the first sync at or after until comes if no event
+// comes first: the pending adds, each failed sync before until adding the
+// next.
+func (rt *rsRetry) admittedAt(until time.Duration) time.Duration {
+	lim, t := rt.lim, rt.timer
+	for t < until {
+		t += lim.When(t)
+	}
+	return t
 }
 
 func newWorld(cfg *config, start time.Time) *world {
@@ -103,7 +175,7 @@ func newWorld(cfg *config, start time.Time) *world {
 		names[i] = "node-" + strconv.Itoa(i+1)
 	}
 	return &world{cfg: cfg, start: start, rng: rand.New(rand.NewPCG(cfg.seed, 0x5eed)), byUID: map[types.UID]*rsPods{},
-		nodeNames: names, perNode: make([]int, n)}
+		nodeNames: names, perNode: make([]int, n), retries: map[types.UID]*rsRetry{}}
 }
 
 // seed creates the initial pods of each ReplicaSet: the input's (see
@@ -413,12 +485,15 @@ func (w *world) release(freed time.Duration) {
 //     comparison), terminatingReplicas;
 //     observedGeneration is the generation. A ReplicaSet short of pods
 //     whose template [WithRefusedImage] refuses creates none and gets the
-//     ReplicaFailure condition; any other loses it.
+//     ReplicaFailure condition; any other loses it. A refusal that ends
+//     ([WithRefusedImageUntil]) ends for a ReplicaSet at the ReplicaSet
+//     controller's first sync after it: a retry of its workqueue, or an
+//     event (see rsRetry).
 //
 // Pods of ReplicaSets no longer in the state are deleted by the garbage
 // collector: they terminate and linger as orphans.
 func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.ReplicaSet {
-	w.deleted, w.refused = nil, nil
+	w.deleted, w.refused, w.admitted = nil, nil, nil
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	seen := make(map[types.UID]bool, len(rss))
 	for i, rs := range rss {
@@ -435,6 +510,14 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 			w.refused = append(w.refused, Refusal{ReplicaSet: rs.Name, Missing: max(*rs.Spec.Replicas, 0) - int32(len(rp.active)), Message: refusal})
 		}
 		out[i] = withStatus(rs, w.count(rs, rp, now), conds)
+		if rt := w.retries[rs.UID]; rt != nil {
+			rt.seen = out[i]
+		}
+	}
+	for uid := range w.retries {
+		if !seen[uid] {
+			delete(w.retries, uid)
+		}
 	}
 	if len(w.byUID) > len(rss) {
 		var freed []time.Duration
@@ -458,6 +541,7 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 		slices.SortFunc(w.orphans, func(a, b pod) int { return compareUint(a.id, b.id) })
 	}
 	w.orphans = dropGone(w.orphans, now)
+	w.last = now
 	return out
 }
 
@@ -472,18 +556,49 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	burst := int64(w.cfg.burst)
 	switch {
 	case have < want:
-		if msg, refused := w.cfg.refuses(&rs.Spec.Template); refused {
+		if msg, until, refused := w.cfg.refuses(&rs.Spec.Template); refused && !w.admits(rs, now, until) {
 			// The first slow-start batch, of one pod, is refused; the
-			// rest of the creates are skipped.
+			// rest of the creates are skipped. (A ReplicaSet not synced
+			// keeps its condition as refused does.)
 			return msg, true
 		}
-		for n := min(want-have, burst); n > 0; n-- {
+		delete(w.retries, rs.UID)
+		n := min(want-have, burst)
+		if k := len(w.admitted); k > 0 && w.admitted[k-1].ReplicaSet == rs.Name && w.admitted[k-1].Created == 0 {
+			w.admitted[k-1].Created = int32(n)
+		}
+		for ; n > 0; n-- {
 			rp.active = append(rp.active, w.startPod(rs, now))
 		}
 	case have > want:
+		delete(w.retries, rs.UID)
 		w.scaleDown(rs, rss, rp, int(min(have-want, burst)), now)
+	default:
+		delete(w.retries, rs.UID)
 	}
 	return "", false
+}
+
+// admits reports whether the ReplicaSet controller's sync of rs at now
+// creates its pods, refused until until (never, for 0): at the first
+// retry at or after until (see [WithRefusedImageUntil]).
+func (w *world) admits(rs *appsv1.ReplicaSet, now, until time.Duration) bool {
+	if until == 0 {
+		return false
+	}
+	rt := w.retries[rs.UID]
+	if rt == nil && w.last >= until {
+		return true // the refusal ended before this ReplicaSet's sync
+	}
+	if rt == nil {
+		rt = &rsRetry{timer: never}
+		w.retries[rs.UID] = rt
+	}
+	at, ok := rt.syncs(rs, w.last, now, until)
+	if ok {
+		w.admitted = append(w.admitted, Admission{ReplicaSet: rs.Name, At: at, Until: until, Failures: rt.lim.NumRequeues()})
+	}
+	return ok
 }
 
 // failureConditions returns a ReplicaSet's conditions after a sync of the
@@ -716,12 +831,18 @@ func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration 
 	for _, rs := range rss {
 		rp := w.byUID[rs.UID]
 		if rp == nil || int64(len(rp.active)) != int64(*rs.Spec.Replicas) {
-			if _, refused := w.cfg.refuses(&rs.Spec.Template); !refused || rp != nil && int64(len(rp.active)) > int64(*rs.Spec.Replicas) {
+			_, until, refused := w.cfg.refuses(&rs.Spec.Template)
+			if !refused || rp != nil && int64(len(rp.active)) > int64(*rs.Spec.Replicas) {
 				return now
 			}
-			// Refused pods: the retries change nothing. (A ReplicaSet
-			// the last sync created is first refused at the step its
-			// write brings.)
+			// Refused pods: the retries change nothing until the refusal
+			// ends; then the first retry creates them, or an event
+			// brings a sync (see [WithRefusedImageUntil]). (A
+			// ReplicaSet the last sync created is first refused at the
+			// step its write brings.)
+			if rt := w.retries[rs.UID]; until > 0 && rt != nil {
+				t = min(t, rt.admittedAt(until))
+			}
 			if rp == nil {
 				continue
 			}
