@@ -424,6 +424,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		failing                 []string
 		refused                 []string
 		refusedRS               string
+		refusedUntil            time.Duration
 		maxSteps                int
 		maxPods                 int64
 		nodes                   int
@@ -471,9 +472,15 @@ the input already breaks is reported as such, not as the controller's fault).`,
 			for _, img := range failing {
 				opts = append(opts, simulate.WithFailingImage(img))
 			}
+			switch {
+			case refusedUntil < 0:
+				return fmt.Errorf("--refused-until %v: want a duration from the start, not below 0 (0: the refusal never ends)", refusedUntil)
+			case refusedUntil > 0 && len(refused) == 0:
+				return fmt.Errorf("--refused-until %v: no --refused-image to end", refusedUntil)
+			}
 			for _, r := range refused {
 				img, msg := parseRefused(r)
-				opts = append(opts, simulate.WithRefusedImage(img, msg))
+				opts = append(opts, simulate.WithRefusedImageUntil(img, msg, refusedUntil))
 			}
 			if refusedRS != "" {
 				until, msg, err := parseRefusedReplicaSets(refusedRS)
@@ -540,6 +547,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.Uint64Var(&seed, "seed", 0, "seed of the failure draws")
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
 	f.StringArrayVar(&refused, "refused-image", nil, "the apiserver refuses pods of this image, as an admission policy or webhook does: IMAGE or IMAGE=MESSAGE, the apiserver's error (repeatable)")
+	f.DurationVar(&refusedUntil, "refused-until", 0, "the refusals of --refused-image end this long after the start, as a policy lifted does (0: never); the ReplicaSet controller makes the pods at its first retry after")
 	f.StringVar(&refusedRS, "refused-replicasets", "", "the apiserver refuses the new ReplicaSet, as a full ResourceQuota on count/replicasets.apps does, until this long after the start (0: to the end): UNTIL or UNTIL=MESSAGE, the apiserver's error")
 	f.IntVar(&maxSteps, "max-steps", 100_000, "step limit")
 	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")

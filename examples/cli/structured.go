@@ -87,6 +87,20 @@ type jsonStep struct {
 	Totals      jsonCounts          `json:"totals"`
 	Deleted     []jsonDeletion      `json:"deleted,omitempty"`
 	Refused     []jsonRefusal       `json:"refused,omitempty"`
+	Admitted    []jsonAdmission     `json:"admitted,omitempty"`
+}
+
+// jsonAdmission is a ReplicaSet whose pods the apiserver admits again
+// after a refusal that ended (simulate.Step.Admitted): kind
+// "PodsAdmitted", the pods created, the retry that made them, when the
+// refusal ended and the failed syncs before.
+type jsonAdmission struct {
+	Kind       string `json:"kind"`
+	ReplicaSet string `json:"replicaSet"`
+	Created    int32  `json:"created"`
+	At         string `json:"at"`
+	Until      string `json:"until"`
+	Failures   int    `json:"failures"`
 }
 
 // jsonRefusal is a ReplicaSet whose pods the apiserver first refused as
@@ -180,6 +194,10 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 		}
 		for _, r := range s.Refused {
 			js.Refused = append(js.Refused, jsonRefusal{Kind: "PodsRefused", ReplicaSet: r.ReplicaSet, Missing: r.Missing, Message: r.Message})
+		}
+		for _, a := range s.Admitted {
+			js.Admitted = append(js.Admitted, jsonAdmission{Kind: "PodsAdmitted", ReplicaSet: a.ReplicaSet, Created: a.Created,
+				At: a.At.String(), Until: a.Until.String(), Failures: a.Failures})
 		}
 		for _, rs := range s.ReplicaSets {
 			js.ReplicaSets = append(js.ReplicaSets, jsonReplicaSetRow{Name: rs.Name, Revision: rs.Revision, New: rs.New, Replicas: rs.Replicas, Pods: countsJSON(rs.Pods)})
