@@ -83,6 +83,10 @@ type PodModel struct {
 	// RefusedImages are images whose pods the apiserver refuses, as an
 	// admission webhook does, with RefusedMessage's words.
 	RefusedImages []string `json:"refusedImages,omitempty"`
+	// RefusedUntil, in seconds, ends those refusals (a policy lifted):
+	// the ReplicaSet controller makes the pods at its first retry after
+	// (simulate.WithRefusedImageUntil); 0 keeps them to the end.
+	RefusedUntil float64 `json:"refusedUntil,omitempty"`
 }
 
 // RefusedMessage is the apiserver's error the page's world gives for a
@@ -354,8 +358,11 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 	for _, img := range p.FailingImages {
 		opts = append(opts, simulate.WithFailingImage(img))
 	}
+	if p.RefusedUntil < 0 {
+		return s, nil, fmt.Errorf("refusedUntil %v: want seconds from the start, or 0 for refusals that never end", p.RefusedUntil)
+	}
 	for _, img := range p.RefusedImages {
-		opts = append(opts, simulate.WithRefusedImage(img, RefusedMessage(img)))
+		opts = append(opts, simulate.WithRefusedImageUntil(img, RefusedMessage(img), seconds(p.RefusedUntil)))
 	}
 	if req.ReplicaSetQuota != "" {
 		o, err := quotaOption(req, s.Deployment, changes)

@@ -277,6 +277,32 @@ func TestReplicaSetQuota(t *testing.T) {
 	}
 }
 
+// TestRefusedUntil: the end of a pod refusal, and a bad one as a problem
+// of the page.
+func TestRefusedUntil(t *testing.T) {
+	for _, c := range []struct {
+		until  float64
+		want   string
+		reason string
+	}{
+		{7, "Complete", "lifted at 7s: the ReplicaSet controller's retry at 10.105s makes the pods"},
+		{0, "ProgressDeadlineExceeded", "never lifted: no pod is made and the progress deadline passes"},
+		{-1, "refusedUntil -1: want seconds from the start", "a refusal cannot end before the start"},
+	} {
+		req := Scenarios()[0].Request
+		req.Script = "0s set image web=nginx:refused\n"
+		req.Pods.RefusedImages, req.Pods.RefusedUntil = []string{"nginx:refused"}, c.until
+		res := Run(req)
+		got := res.Outcome
+		if len(res.Problems) > 0 {
+			got = res.Problems[0].Message
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("refusedUntil %v: %q, want %q (%s)", c.until, got, c.want, c.reason)
+		}
+	}
+}
+
 // TestScriptProblem checks that a bad line of the changes is reported in
 // the changes' editor, at its line.
 func TestScriptProblem(t *testing.T) {

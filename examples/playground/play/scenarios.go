@@ -70,9 +70,9 @@ func Scenarios() []Scenario {
 	bad := []string{"nginx:bad"}
 	mirror := func(id, name, reason string, req Request) Scenario {
 		if req.Pods.StartDelay == 0 && req.Pods.ReadyDelay == 0 && req.Pods.TerminationDelay == 0 {
-			fail, refused, rate, seed := req.Pods.FailingImages, req.Pods.RefusedImages, req.Pods.FailureRate, req.Pods.Seed
+			fail, refused, until, rate, seed := req.Pods.FailingImages, req.Pods.RefusedImages, req.Pods.RefusedUntil, req.Pods.FailureRate, req.Pods.Seed
 			req.Pods = DefaultPods
-			req.Pods.FailingImages, req.Pods.RefusedImages, req.Pods.FailureRate, req.Pods.Seed = fail, refused, rate, seed
+			req.Pods.FailingImages, req.Pods.RefusedImages, req.Pods.RefusedUntil, req.Pods.FailureRate, req.Pods.Seed = fail, refused, until, rate, seed
 		}
 		return Scenario{ID: id, Name: name, Reason: reason, Golden: golden(name), Request: req}
 	}
@@ -111,6 +111,11 @@ func Scenarios() []Scenario {
 				"at 10s nginx:1.28 replaces it: the refused ReplicaSet, 5 unavailable, goes to 0 at once and the rollout completes",
 			Request{YAML: deploymentYAML(10, def), Pods: PodModel{RefusedImages: []string{"nginx:refused"}},
 				Script: "0s set image web=nginx:refused\n10s set image web=nginx:1.28\n"}),
+		mirror("refusedlift", "refused pods then allowed",
+			"an admission webhook refuses nginx:refused pods until 7s: the new ReplicaSet gets ReplicaFailure and no pod, the rollout stalls at 8 available; "+
+				"the lift is no event: the ReplicaSet controller's 11 failed syncs (its first two and the scale to 5 each twice: sync, then its own status write) back off to the retry at 10.105s, which creates the pods",
+			Request{YAML: deploymentYAML(10, def), Pods: PodModel{RefusedImages: []string{"nginx:refused"}, RefusedUntil: 7},
+				Script: "0s set image web=nginx:refused\n"}),
 		mirror("quota", "replica sets refused then allowed",
 			"a full quota on ReplicaSets refuses the new one: Progressing False/ReplicaSetCreateError, and the controller retries with backoff (5ms doubled per failure); "+
 				"the quota is raised at 7s, which is no event: the rollout starts at the next retry, 10.24s after the first failure",

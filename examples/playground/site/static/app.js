@@ -155,7 +155,7 @@ function wire() {
     app.compareMinor = app.result ? app.result.minor : '';
     edited();
   });
-  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'refusedImages', 'replicaSetQuota', 'collision']) {
+  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'refusedImages', 'refusedUntil', 'replicaSetQuota', 'collision']) {
     $(id).addEventListener(['failingImages', 'refusedImages', 'replicaSetQuota'].includes(id) ? 'input' : 'change', edited);
   }
   $('first').addEventListener('click', () => seek(0));
@@ -230,6 +230,7 @@ function fill(req, sc) {
   $('seed').value = p.seed ?? 0;
   $('failingImages').value = (p.failingImages || []).join(', ');
   $('refusedImages').value = (p.refusedImages || []).join(', ');
+  $('refusedUntil').value = p.refusedUntil ?? 0;
   $('replicaSetQuota').value = req.replicaSetQuota || '';
   $('collision').checked = !!req.collision;
   gutter('yaml');
@@ -251,6 +252,7 @@ function request() {
   if (imgs.length) req.pods.failingImages = imgs;
   const refused = list('refusedImages');
   if (refused.length) req.pods.refusedImages = refused;
+  if (num('refusedUntil') > 0) req.pods.refusedUntil = num('refusedUntil');
   if ($('begin').value !== 'steady') req.begin = $('begin').value;
   const quota = $('replicaSetQuota').value.trim();
   if (quota) req.replicaSetQuota = quota;
@@ -273,7 +275,7 @@ function canon(r) {
   return { yaml: r.yaml || '', script: r.script || '', begin: r.begin || 'steady', collision: !!r.collision,
     kubernetesVersion: r.kubernetesVersion || '', replicaSetQuota: r.replicaSetQuota || '',
     pods: [p.startDelay || 0, p.readyDelay || 0, p.terminationDelay || 0, p.failureRate || 0, p.seed || 0, (p.failingImages || []).join(','),
-      (p.refusedImages || []).join(',')] };
+      (p.refusedImages || []).join(','), p.refusedUntil || 0] };
 }
 
 function gutter(id) {
