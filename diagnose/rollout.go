@@ -108,11 +108,15 @@ func (dg *diagnosis) deadline() {
 	}
 }
 
-const replicaFailureUnblock = "fix what the ReplicaSet controller reports (a quota, an admission webhook, pod security): until then it creates no pods"
-
 func (dg *diagnosis) replicaFailure() {
 	if c := deployutil.GetCondition(dg.d.Status, appsv1.DeploymentReplicaFailure); c != nil && c.Status == corev1.ConditionTrue {
-		dg.add(ReplicaFailure, replicaFailureUnblock, str("reason", c.Reason), str("message", c.Message))
+		name, since := "", c.LastTransitionTime.Time
+		if dg.newRS != nil {
+			if rc := facts.ReplicaFailure(dg.newRS.Status.Conditions); rc != nil && rc.Status == corev1.ConditionTrue {
+				name, since = dg.newRS.Name, rc.LastTransitionTime.Time
+			}
+		}
+		dg.add(ReplicaFailure, replicaFailureUnblock(name, since, dg.s.Now), str("reason", c.Reason), str("message", c.Message))
 		return
 	}
 	for _, rs := range append([]*appsv1.ReplicaSet{dg.newRS}, dg.old...) {
@@ -121,10 +125,37 @@ func (dg *diagnosis) replicaFailure() {
 		}
 		for _, c := range rs.Status.Conditions {
 			if c.Type == appsv1.ReplicaSetReplicaFailure && c.Status == corev1.ConditionTrue {
-				dg.add(ReplicaFailure, replicaFailureUnblock, str("replicaSet", rs.Name), str("reason", c.Reason), str("message", c.Message))
+				dg.add(ReplicaFailure, replicaFailureUnblock(rs.Name, c.LastTransitionTime.Time, dg.s.Now),
+					str("replicaSet", rs.Name), str("reason", c.Reason), str("message", c.Message))
 			}
 		}
 	}
+}
+
+// replicaFailureUnblock says what brings the pods once the refusal is
+// fixed. The ReplicaSet controller retries a failed sync with the
+// workqueue's backoff and never drops it: each wait doubles, so by the
+// time a refusal has lasted T its wait is at least about T (the waits
+// before sum to less than the last), and the first retry after the fix
+// comes within about T more unless writes of the ReplicaSet late in the
+// refusal (each a failed sync) doubled it again; a wait is never more
+// than the limiter's 1000s. name is the refused ReplicaSet ("" if
+// unknown); since, when the condition was set (zero if unknown).
+func replicaFailureUnblock(name string, since, now time.Time) string {
+	const fix = "fix what the ReplicaSet controller reports (a quota, an admission webhook, pod security)"
+	rs := "the ReplicaSet"
+	if name != "" {
+		rs = "replicaset " + name
+	}
+	retries := "the fix is no event, but the ReplicaSet controller retries with backoff (5ms doubled per failed sync, at most 16m40s apart) and never gives up"
+	if since.IsZero() || now.Before(since) {
+		return fmt.Sprintf("%s: %s, and creates the pods at its next retry; to have them at once, change %s (kubectl annotate), an event it syncs on", fix, retries, rs)
+	}
+	ago := now.Sub(since)
+	within := min(ago, 1000*time.Second).Round(time.Second)
+	return fmt.Sprintf("%s: %s; refused since %s (%s ago), so the pods come at its next retry, "+
+		"within about %s of the fix, as long as it has been refused (longer if the ReplicaSet was written late in the refusal); to have them at once, change %s (kubectl annotate), an event it syncs on",
+		fix, retries, rfc3339(since), ago.Round(time.Second), within, rs)
 }
 
 // createFailed reports a refused create of the new ReplicaSet. The

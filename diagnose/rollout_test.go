@@ -280,3 +280,67 @@ func ExampleRollout() {
 	// SurgeExhausted
 	//   the new ReplicaSet web-7cb486c8b6 stays at 2 of 4: the ReplicaSets hold 5 pods and replicas 4 + maxSurge 1 = 5 are allowed
 }
+
+// TestReplicaFailureRetry holds what the ReplicaFailure cause says of the
+// ReplicaSet controller's retries to the simulator's model of its
+// workqueue (simulate.WithRefusedImageUntil, which e2e's "refused pods
+// then allowed" checks against kube-controller-manager: 11 refusals, the
+// pods at +10.273 s): for a refusal fixed at each time, diagnose's bound
+// on the state of that moment ("within about T of the fix", T as long as
+// it has been refused) holds for the retry that makes the pods.
+func TestReplicaFailureRetry(t *testing.T) {
+	const msg = `pods "web-x" is forbidden: image nginx:2 is not allowed`
+	for _, tt := range []struct {
+		fix    time.Duration
+		within string
+		reason string
+	}{
+		{3 * time.Second, "within about 3s of the fix", "early: the retry at 4.985s, 1.985s after the fix"},
+		{7 * time.Second, "within about 7s of the fix", "the e2e scenario's lift: the retry at 10.105s, 3.105s after"},
+		{100 * time.Second, "within about 1m40s of the fix", "long: the waits keep doubling, the retry at 2m43.705s, 1m3.705s after"},
+		{30 * time.Minute, "within about 16m40s of the fix", "past the limiter's 1000s ceiling: the retry at 38m30.585s, 8m30.585s after, and no wait is longer than 16m40s"},
+	} {
+		t.Run(tt.fix.String(), func(t *testing.T) {
+			opts := []simulate.Option{simulate.WithTick(10 * time.Millisecond), simulate.WithChanges(simulate.SetImage(0, "web", "nginx:2"))}
+			// The state at the fix: refused to the end, the run stopped at
+			// the last step before it, the clock moved to the fix.
+			full, err := simulate.Run(steady(t, 10, nil), append(opts, simulate.WithRefusedImage("nginx:2", msg))...)
+			require.NoError(t, err)
+			n := 0
+			for n < len(full.Steps) && full.Steps[n].Elapsed < tt.fix {
+				n++
+			}
+			at, err := simulate.Run(steady(t, 10, nil), append(opts, simulate.WithRefusedImage("nginx:2", msg), simulate.WithMaxSteps(n))...)
+			require.NoError(t, err)
+			s := at.Final
+			s.Now = scenarios.Now.Add(tt.fix)
+			causes, err := diagnose.Rollout(s)
+			require.NoError(t, err)
+			var unblock string
+			for _, c := range causes {
+				if c.Kind == diagnose.ReplicaFailure {
+					unblock = c.Unblock
+				}
+			}
+			if !strings.Contains(unblock, tt.within) || !strings.Contains(unblock, "kubectl annotate") {
+				t.Fatalf("unblock %q, want %q and the annotate that brings a sync at once (%s)", unblock, tt.within, tt.reason)
+			}
+			// The retry that makes the pods when the refusal ends then.
+			lifted, err := simulate.Run(steady(t, 10, nil), append(opts, simulate.WithRefusedImageUntil("nginx:2", msg, tt.fix))...)
+			require.NoError(t, err)
+			var admitted *simulate.Admission
+			for _, st := range lifted.Steps {
+				if len(st.Admitted) > 0 {
+					admitted = &st.Admitted[0]
+					break
+				}
+			}
+			require.NotNil(t, admitted, "no retry made the pods")
+			t.Logf("fix %v: retry at %v after %d failures", tt.fix, admitted.At, admitted.Failures)
+			bound := min(tt.fix, 1000*time.Second)
+			if wait := admitted.At - tt.fix; wait < 0 || wait > bound {
+				t.Errorf("the pods come %v after the fix (the retry at %v), diagnose says within about %v (%s)", wait, admitted.At, bound, tt.reason)
+			}
+		})
+	}
+}
