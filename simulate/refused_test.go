@@ -392,6 +392,10 @@ func TestRefusedImageUntil(t *testing.T) {
 		{"ended before the ReplicaSet was made", 5 * time.Second, []simulate.Change{simulate.SetImage(10*time.Second, "web", "nginx:refused")},
 			0, 0, 0, false, simulate.Complete,
 			"a template refused only before its ReplicaSet exists is never refused"},
+		{"lifted after a day", 24 * time.Hour, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
+			24*time.Hour + 910585*time.Millisecond, 104, 5, true, simulate.Complete,
+			"the chain of the 7s row goes on doubling to 655.36s (the retry at 1310.585s, the 19th failure), then waits the limiter's ceiling, 1000s: " +
+				"2310.585s + 85×1000s, after 85 more failures, is the first retry after 24h"},
 		{"never lifted", 0, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
 			0, 0, 0, true, simulate.DeadlineExceeded,
 			"WithRefusedImage: no pod is ever made and the progress deadline passes"},

@@ -162,8 +162,14 @@ func (rt *rsRetry) fail(at time.Duration) { rt.timer = min(rt.timer, at+rt.lim.W
 // next.
 func (rt *rsRetry) admittedAt(until time.Duration) time.Duration {
 	lim, t := rt.lim, rt.timer
+	var last time.Duration
 	for t < until {
-		t += lim.When(t)
+		wait := lim.When(t)
+		if wait == last {
+			// The limiter's ceiling: every wait from here is this one.
+			return t + (until-t+wait-1)/wait*wait
+		}
+		t, last = t+wait, wait
 	}
 	return t
 }
