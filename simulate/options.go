@@ -155,7 +155,9 @@ func WithRefusedImage(image, message string) Option {
 // ReplicaSet controller never drops a key), the earliest pending add
 // kept; a write of the ReplicaSet by the Deployment controller (a scale)
 // is an event and a failed sync too, and its status write (observedGeneration)
-// one more. The step whose world move makes the pods lists the retry (see
+// one more. Events of the ReplicaSet's own pods are not counted: a
+// ReplicaSet refused from its creation has none (one of the input's,
+// with pods of a refused image, would sync on their changes too). The step whose world move makes the pods lists the retry (see
 // [Step.Admitted]). In the scenario "refused pods then allowed" (10
 // replicas, the new ReplicaSet made at 0 and scaled to 5 at 10ms, the
 // refusal ended at 7s) the retry at 10.105s, after 11 failed syncs,
