@@ -427,3 +427,40 @@ func TestSimDeletedClasses(t *testing.T) {
 		t.Errorf("unpaired scale-down: %q, want %q at the simulator's step", got[1], want)
 	}
 }
+
+// TestSimFirstPods reads when the simulated refused ReplicaSet first has
+// pods: at the retry after the lift (10.105 s, the first 10 ms tick after
+// it: 10.11 s), and never while the refusal lasts.
+func TestSimFirstPods(t *testing.T) {
+	var sc simRealScenario
+	for _, s := range simRealScenarios {
+		if s.refusedUntil > 0 {
+			sc = s
+		}
+	}
+	if sc.name == "" {
+		t.Fatal("no simreal scenario ends a refusal")
+	}
+	d := deployutil.SetDefaults(simRealDeployment(sc))
+	d.Namespace, d.UID, d.Generation = "simreal", "web-uid", 1
+	state, err := simulate.Steady(d, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		until, want time.Duration
+		reason      string
+	}{
+		{sc.refusedUntil, 10110 * time.Millisecond, "the retry at 10.105s makes the pods, seen at the next tick"},
+		{0, -1, "refused to the end: the new ReplicaSet never has a pod"},
+	} {
+		tl, err := simulate.Run(state, append(simRealOptions(sc), simulate.WithTick(simRealTick),
+			simulate.WithRefusedImageUntil(sc.refused, "refused", tt.until))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := simFirstPods(tl); got != tt.want {
+			t.Errorf("until %v: first pods at %v, want %v (%s)", tt.until, got, tt.want, tt.reason)
+		}
+	}
+}
