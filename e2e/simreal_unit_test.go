@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/replicaset"
 	"github.com/deploysync/deploysync/simulate"
@@ -350,21 +351,7 @@ func TestSimPool(t *testing.T) {
 // per created pod, the same at either tick simreal runs, and they are the
 // seed's (another seed draws otherwise).
 func TestSimFailDraws(t *testing.T) {
-	var sc simRealScenario
-	for _, s := range simRealScenarios {
-		if s.failureRate > 0 {
-			sc = s
-		}
-	}
-	if sc.name == "" {
-		t.Fatal("no simreal scenario has a failure rate")
-	}
-	d := deployutil.SetDefaults(simRealDeployment(sc))
-	d.Namespace, d.UID, d.Generation = "simreal", "web-uid", 1
-	state, err := simulate.Steady(d, simStart)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, state := simRealSteadyOf(t, "has a failure rate", func(s simRealScenario) bool { return s.failureRate > 0 })
 	draws := func(sc simRealScenario, tick time.Duration) []bool {
 		tl, err := simulate.Run(state, append(simRealOptions(sc), simulate.WithTick(tick))...)
 		if err != nil {
@@ -432,21 +419,7 @@ func TestSimDeletedClasses(t *testing.T) {
 // pods: at the retry after the lift (10.105 s, the first 10 ms tick after
 // it: 10.11 s), and never while the refusal lasts.
 func TestSimFirstPods(t *testing.T) {
-	var sc simRealScenario
-	for _, s := range simRealScenarios {
-		if s.refusedUntil > 0 {
-			sc = s
-		}
-	}
-	if sc.name == "" {
-		t.Fatal("no simreal scenario ends a refusal")
-	}
-	d := deployutil.SetDefaults(simRealDeployment(sc))
-	d.Namespace, d.UID, d.Generation = "simreal", "web-uid", 1
-	state, err := simulate.Steady(d, simStart)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, state := simRealSteadyOf(t, "ends a refusal", func(s simRealScenario) bool { return s.refusedUntil > 0 })
 	for _, tt := range []struct {
 		until, want time.Duration
 		reason      string
@@ -463,4 +436,27 @@ func TestSimFirstPods(t *testing.T) {
 			t.Errorf("until %v: first pods at %v, want %v (%s)", tt.until, got, tt.want, tt.reason)
 		}
 	}
+}
+
+// simRealSteadyOf returns the last simreal scenario for which pick holds
+// (what says what it has) and the simulator's steady state of its
+// Deployment, as the cluster's would be read.
+func simRealSteadyOf(t *testing.T, what string, pick func(simRealScenario) bool) (simRealScenario, deploysync.State) {
+	t.Helper()
+	var sc simRealScenario
+	for _, s := range simRealScenarios {
+		if pick(s) {
+			sc = s
+		}
+	}
+	if sc.name == "" {
+		t.Fatalf("no simreal scenario %s", what)
+	}
+	d := deployutil.SetDefaults(simRealDeployment(sc))
+	d.Namespace, d.UID, d.Generation = "simreal", "web-uid", 1
+	state, err := simulate.Steady(d, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc, state
 }
