@@ -3,6 +3,7 @@ package diagnose
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -116,7 +117,7 @@ func (dg *diagnosis) replicaFailure() {
 				name, since = dg.newRS.Name, rc.LastTransitionTime.Time
 			}
 		}
-		dg.add(ReplicaFailure, replicaFailureUnblock(name, since, dg.s.Now), str("reason", c.Reason), str("message", c.Message))
+		dg.add(ReplicaFailure, replicaFailureUnblock(name, since, dg.s.Now)+podQuotaAdvice(dg.d, c.Message), str("reason", c.Reason), str("message", c.Message))
 		return
 	}
 	for _, rs := range append([]*appsv1.ReplicaSet{dg.newRS}, dg.old...) {
@@ -125,11 +126,64 @@ func (dg *diagnosis) replicaFailure() {
 		}
 		for _, c := range rs.Status.Conditions {
 			if c.Type == appsv1.ReplicaSetReplicaFailure && c.Status == corev1.ConditionTrue {
-				dg.add(ReplicaFailure, replicaFailureUnblock(rs.Name, c.LastTransitionTime.Time, dg.s.Now),
+				dg.add(ReplicaFailure, replicaFailureUnblock(rs.Name, c.LastTransitionTime.Time, dg.s.Now)+podQuotaAdvice(dg.d, c.Message),
 					str("replicaSet", rs.Name), str("reason", c.Reason), str("message", c.Message))
 			}
 		}
 	}
+}
+
+// podQuotaAdvice reads a refusal by the ResourceQuota admission plugin,
+// worded as the apiserver words it ("exceeded quota: NAME, requested:
+// pods=1, used: pods=U, limited: pods=L"; the resource may be count/pods),
+// and, when the quota's pods are used up, says what gives a rolling update
+// room: it asks for maxSurge pods beyond spec.replicas, and terminating
+// pods stay counted until they are gone. "" for any other message.
+func podQuotaAdvice(d *appsv1.Deployment, msg string) string {
+	_, rest, ok := strings.Cut(msg, "exceeded quota: ")
+	if !ok {
+		return ""
+	}
+	name, rest, _ := strings.Cut(rest, ",")
+	used, okUsed := quotaValue(rest, "used: ")
+	limit, okLimit := quotaValue(rest, "limited: ")
+	if !okUsed || !okLimit || used < limit {
+		return ""
+	}
+	if !facts.IsRollingUpdate(d) {
+		return fmt.Sprintf("; quota %s is full (%d of %d pods): Recreate makes the new pods once the old ones are gone, so the namespace needs room for spec.replicas (%d) beside its other pods",
+			name, used, limit, ptr.Deref(d.Spec.Replicas, 1))
+	}
+	surge, unavailable := facts.MaxSurge(d), facts.MaxUnavailable(d)
+	if surge == 0 {
+		return fmt.Sprintf("; quota %s is full (%d of %d pods): with maxSurge 0 the new pods come as old ones are gone (terminating pods count until then), so something else holds the room",
+			name, used, limit)
+	}
+	stuck := "the rollout moves only as old pods are gone (maxUnavailable " + fmt.Sprint(unavailable) + "), each new pod at a retry of the ReplicaSet controller"
+	if unavailable == 0 {
+		stuck = "with maxUnavailable 0 no old pod goes before a new one is available, so the rollout cannot move"
+	}
+	return fmt.Sprintf("; quota %s is full (%d of %d pods) and the rolling update asks for maxSurge %d pods beyond spec.replicas: %s; "+
+		"raise the quota's pods by %d, or set maxSurge 0 and maxUnavailable at least 1, so that old pods go first (terminating pods count until they are gone)",
+		name, used, limit, surge, stuck, surge)
+}
+
+// quotaValue reads the pods in the list after key ("used: pods=3,cpu=1")
+// of a quota refusal.
+func quotaValue(s, key string) (int64, bool) {
+	_, list, ok := strings.Cut(s, key)
+	if !ok {
+		return 0, false
+	}
+	list, _, _ = strings.Cut(list, " ")
+	for _, kv := range strings.Split(list, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "pods" || k == "count/pods" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // replicaFailureUnblock says what brings the pods once the refusal is

@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync"
@@ -342,5 +343,70 @@ func TestReplicaFailureRetry(t *testing.T) {
 				t.Errorf("the pods come %v after the fix (the retry at %v), diagnose says within about %v (%s)", wait, admitted.At, bound, tt.reason)
 			}
 		})
+	}
+}
+
+// TestPodQuotaAdvice: a ReplicaFailure worded by the ResourceQuota
+// admission plugin (apiserver v0.37.2's controller.go: "exceeded quota:
+// %s, requested: %s, used: %s, limited: %s", each list sorted "k=v"
+// joined by commas) gets advice for the Deployment's strategy.
+func TestPodQuotaAdvice(t *testing.T) {
+	const full = `pods "web-x" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=4, limited: pods=4`
+	for _, tt := range []struct {
+		name   string
+		edit   func(*appsv1.Deployment)
+		msg    string
+		want   []string
+		not    string
+		reason string
+	}{
+		{"25% each", nil, full, []string{"quota pods is full (4 of 4 pods)", "maxSurge 1 pods beyond spec.replicas", "moves only as old pods are gone (maxUnavailable 1)", "raise the quota's pods by 1"}, "",
+			"4 replicas at 25%: one surge pod refused; one old pod may go, so the rollout crawls"},
+		{"maxUnavailable 0", fenceposts(intstr.FromInt32(1), intstr.FromInt32(0)), full, []string{"with maxUnavailable 0 no old pod goes", "cannot move", "set maxSurge 0 and maxUnavailable at least 1"}, "",
+			"the deadlock: no room to surge, no old pod to give way"},
+		{"maxSurge 0", fenceposts(intstr.FromInt32(0), intstr.FromInt32(1)), full, []string{"with maxSurge 0 the new pods come as old ones are gone", "something else holds the room"}, "raise the quota",
+			"a rollout that never surges fits the quota it ran in: the advice is not to surge less"},
+		{"count/pods and other resources", nil, `pods "web-x" is forbidden: exceeded quota: q, requested: count/pods=1,cpu=1, used: count/pods=4,cpu=1, limited: count/pods=4,cpu=2`,
+			[]string{"quota q is full (4 of 4 pods)"}, "", "the object-count form of the resource, beside another"},
+		{"cpu only", nil, `pods "web-x" is forbidden: exceeded quota: q, requested: cpu=1, used: cpu=2, limited: cpu=2`, nil, "quota q is full",
+			"not a quota on pods: nothing to say of surge"},
+		{"a webhook", nil, `admission webhook "x" denied the request: no`, nil, "is full", "no quota at all"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := runTo(t, steady(t, 4, tt.edit), simulate.WithChanges(simulate.SetImage(0, "web", "nginx:2")), simulate.WithMaxSteps(2))
+			for i, rs := range s.ReplicaSets {
+				if rs.Spec.Template.Spec.Containers[0].Image == "nginx:2" {
+					rs = rs.DeepCopy()
+					rs.Status.Conditions = []appsv1.ReplicaSetCondition{{Type: appsv1.ReplicaSetReplicaFailure, Status: corev1.ConditionTrue,
+						Reason: "FailedCreate", Message: tt.msg}}
+					s.ReplicaSets[i] = rs
+				}
+			}
+			causes, err := diagnose.Rollout(s)
+			require.NoError(t, err)
+			var unblock string
+			for _, c := range causes {
+				if c.Kind == diagnose.ReplicaFailure {
+					unblock = c.Unblock
+				}
+			}
+			require.NotEmpty(t, unblock, "no ReplicaFailure cause")
+			for _, w := range tt.want {
+				if !strings.Contains(unblock, w) {
+					t.Errorf("unblock %q lacks %q (%s)", unblock, w, tt.reason)
+				}
+			}
+			if tt.not != "" && strings.Contains(unblock, tt.not) {
+				t.Errorf("unblock %q says %q (%s)", unblock, tt.not, tt.reason)
+			}
+		})
+	}
+}
+
+// fenceposts sets a rolling update's maxSurge and maxUnavailable.
+func fenceposts(surge, unavailable intstr.IntOrString) func(*appsv1.Deployment) {
+	return func(d *appsv1.Deployment) {
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavailable}}
 	}
 }
