@@ -163,7 +163,7 @@ func podQuotaAdvice(d *appsv1.Deployment, msg string) string {
 	if unavailable == 0 {
 		stuck = "with maxUnavailable 0 no old pod goes before a new one is available, so the rollout cannot move"
 	}
-	return fmt.Sprintf("; quota %s is full (%d of %d pods) and the rolling update asks for maxSurge %d pods beyond spec.replicas: %s; "+
+	return fmt.Sprintf("; quota %s is full (%d of %d pods) and the rolling update asks for maxSurge (%d) more pods than spec.replicas: %s; "+
 		"raise the quota's pods by %d, or set maxSurge 0 and maxUnavailable at least 1, so that old pods go first (terminating pods count until they are gone)",
 		name, used, limit, surge, stuck, surge)
 }
@@ -206,7 +206,8 @@ func replicaFailureUnblock(name string, since, now time.Time) string {
 		return fmt.Sprintf("%s: %s, and creates the pods at its next retry; to have them at once, change %s (kubectl annotate), an event it syncs on", fix, retries, rs)
 	}
 	ago := now.Sub(since)
-	within := min(ago, 1000*time.Second).Round(time.Second)
+	// The condition's time is in whole seconds: a second at least.
+	within := min(max(ago, time.Second), 1000*time.Second).Round(time.Second)
 	return fmt.Sprintf("%s: %s; refused since %s (%s ago), so the pods come at its next retry, "+
 		"within about %s of the fix, as long as it has been refused (longer if the ReplicaSet was written late in the refusal); to have them at once, change %s (kubectl annotate), an event it syncs on",
 		fix, retries, rfc3339(since), ago.Round(time.Second), within, rs)

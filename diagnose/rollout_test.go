@@ -360,7 +360,7 @@ func TestPodQuotaAdvice(t *testing.T) {
 		not    string
 		reason string
 	}{
-		{"25% each", nil, full, []string{"quota pods is full (4 of 4 pods)", "maxSurge 1 pods beyond spec.replicas", "moves only as old pods are gone (maxUnavailable 1)", "raise the quota's pods by 1"}, "",
+		{"25% each", nil, full, []string{"quota pods is full (4 of 4 pods)", "maxSurge (1) more pods than spec.replicas", "moves only as old pods are gone (maxUnavailable 1)", "raise the quota's pods by 1"}, "",
 			"4 replicas at 25%: one surge pod refused; one old pod may go, so the rollout crawls"},
 		{"maxUnavailable 0", fenceposts(intstr.FromInt32(1), intstr.FromInt32(0)), full, []string{"with maxUnavailable 0 no old pod goes", "cannot move", "set maxSurge 0 and maxUnavailable at least 1"}, "",
 			"the deadlock: no room to surge, no old pod to give way"},

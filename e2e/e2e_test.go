@@ -74,6 +74,11 @@ func TestE2E(t *testing.T) {
 		testRequeue(t, cfg)
 	})
 
+	t.Run("podquota", func(t *testing.T) {
+		t.Parallel()
+		testPodQuota(t, cfg)
+	})
+
 	t.Run("deletions", func(t *testing.T) {
 		t.Parallel()
 		testDeletions(t, cfg)

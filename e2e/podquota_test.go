@@ -1,0 +1,172 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	restclient "k8s.io/client-go/rest"
+
+	"github.com/deploysync/deploysync"
+	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/diagnose"
+	"github.com/deploysync/deploysync/simulate"
+)
+
+// testPodQuota holds diagnose's advice for a full pod quota to the real
+// control plane: a Deployment of 4 replicas (maxSurge 1, maxUnavailable 0)
+// in a namespace whose ResourceQuota allows exactly its 4 pods (the status
+// kube-controller-manager's ResourceQuota controller writes, the refusal
+// the apiserver's admission plugin's). The image change's surge pod is
+// refused and, with maxUnavailable 0, nothing moves. diagnose.Rollout on
+// the live state must say so and name both ways out; each is then taken
+// in its own namespace, and the rollout must complete: the quota raised
+// by maxSurge, or maxSurge 0 with maxUnavailable 1 and the quota as it is.
+func testPodQuota(t *testing.T, cfg *restclient.Config) {
+	for _, way := range []struct {
+		name string
+		fix  func(ctx context.Context, t *testing.T, c *podQuotaRun)
+	}{
+		{"raise the quota", func(ctx context.Context, t *testing.T, c *podQuotaRun) {
+			q, err := c.client.CoreV1().ResourceQuotas(c.ns).Get(ctx, "pods", metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q.Spec.Hard[corev1.ResourcePods] = *resource.NewQuantity(5, resource.DecimalSI)
+			if _, err := c.client.CoreV1().ResourceQuotas(c.ns).Update(ctx, q, metav1.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"roll with maxSurge 0", func(ctx context.Context, t *testing.T, c *podQuotaRun) {
+			patch := `{"spec":{"strategy":{"rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}`
+			if _, err := c.client.AppsV1().Deployments(c.ns).Patch(ctx, dName, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(strings.ReplaceAll(way.name, " ", "-"), func(t *testing.T) {
+			t.Parallel()
+			c := startPodQuotaRun(t, cfg)
+			ctx := context.Background()
+			unblock := c.stalled(ctx, t)
+			for _, want := range []string{"quota pods is full (4 of 4 pods)", "with maxUnavailable 0 no old pod goes", "cannot move",
+				"raise the quota's pods by 1", "set maxSurge 0 and maxUnavailable at least 1"} {
+				if !strings.Contains(unblock, want) {
+					t.Errorf("diagnose on the stalled rollout: %q lacks %q", unblock, want)
+				}
+			}
+			start := time.Now()
+			way.fix(ctx, t, c)
+			waitSimReal(t, c.client, c.ns, "the rollout after the fix ("+way.name+")", simulate.Complete, 2*time.Minute)
+			t.Logf("%s: the rollout completed %v after the fix", way.name, time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+// podQuotaRun is one namespace of testPodQuota with its controllers.
+type podQuotaRun struct {
+	client kubernetes.Interface
+	ns     string
+}
+
+func startPodQuotaRun(t *testing.T, cfg *restclient.Config) *podQuotaRun {
+	ctx := context.Background()
+	client := clientFor(t, cfg, "podquota")
+	ns := fmt.Sprintf("podquota-%d", nsCounter.Add(1))
+	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating namespace %s: %v", ns, err)
+	}
+	_, stopDrv := startPodDriver(t, client, ns, 500*time.Millisecond, time.Second)
+	t.Cleanup(stopDrv)
+	t.Cleanup(startReplicaSetController(t, cfg, ns))
+	t.Cleanup(startUpstreamDeploymentController(t, cfg, ns))
+	t.Cleanup(startQuotaController(t, cfg, ns))
+	d := newDeployment(4, "nginx:1.27")
+	d.Namespace = ns
+	surge, unavailable := intstr.FromInt32(1), intstr.FromInt32(0)
+	d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+		RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavailable}}
+	if _, err := client.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating deployment: %v", err)
+	}
+	waitSimReal(t, client, ns, "the steady state", simulate.Complete, 2*time.Minute)
+	q := &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: "pods", Namespace: ns},
+		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(4, resource.DecimalSI)}}}
+	if _, err := client.CoreV1().ResourceQuotas(ns).Create(ctx, q, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating the pod quota: %v", err)
+	}
+	// The quota controller has counted the 4 pods once a fifth is refused.
+	probe := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "probe", Namespace: ns},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "probe"}}}}
+	err := wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, err := client.CoreV1().Pods(ns).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		return apierrors.IsForbidden(err) && strings.Contains(err.Error(), "exceeded quota"), nil
+	})
+	if err != nil {
+		t.Fatalf("the pod quota of 4 does not refuse a fifth pod: %v", err)
+	}
+	return &podQuotaRun{client: client, ns: ns}
+}
+
+// stalled changes the image, waits until the Deployment reports the
+// ReplicaSet controller's ReplicaFailure, and returns what
+// diagnose.Rollout says to do about it on the live state.
+func (c *podQuotaRun) stalled(ctx context.Context, t *testing.T) string {
+	patch := `{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}}}`
+	if _, err := c.client.AppsV1().Deployments(c.ns).Patch(ctx, dName, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		t.Fatalf("changing the image: %v", err)
+	}
+	var d *appsv1.Deployment
+	err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		var err error
+		d, err = c.client.AppsV1().Deployments(c.ns).Get(ctx, dName, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		cond := deployutil.GetCondition(d.Status, appsv1.DeploymentReplicaFailure)
+		return cond != nil && cond.Status == corev1.ConditionTrue, nil
+	})
+	if err != nil {
+		t.Fatalf("no ReplicaFailure on the Deployment a minute after the image change: %v", err)
+	}
+	rsl, err := c.client.AppsV1().ReplicaSets(c.ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := c.client.CoreV1().Pods(c.ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := deploysync.State{Deployment: d, Now: time.Now(), Pods: map[types.UID][]*corev1.Pod{}}
+	for i := range rsl.Items {
+		s.ReplicaSets = append(s.ReplicaSets, &rsl.Items[i])
+	}
+	for i := range pods.Items {
+		if ref := metav1.GetControllerOfNoCopy(&pods.Items[i]); ref != nil {
+			s.Pods[ref.UID] = append(s.Pods[ref.UID], &pods.Items[i])
+		}
+	}
+	causes, err := diagnose.Rollout(s)
+	if err != nil {
+		t.Fatalf("diagnose.Rollout: %v", err)
+	}
+	for _, cause := range causes {
+		if cause.Kind == diagnose.ReplicaFailure {
+			t.Logf("the cluster's refusal: %s; diagnose: %s", deployutil.GetCondition(d.Status, appsv1.DeploymentReplicaFailure).Message, cause.Unblock)
+			return cause.Unblock
+		}
+	}
+	t.Fatalf("diagnose.Rollout named no ReplicaFailure: %+v", causes)
+	return ""
+}
