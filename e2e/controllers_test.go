@@ -107,9 +107,9 @@ func startReplicaSetControllerWrapped(t *testing.T, cfg *restclient.Config, ns s
 // startQuotaController runs kube-controller-manager's ResourceQuota
 // controller on the namespace, as kube-controller-manager builds it (its
 // evaluators, the default update filter, discovery of the quotable
-// resources), on informers of that namespace only and with no periodic
-// resync, and its default 5 workers: it writes a quota's status (hard and used) when the quota
-// changes and when an object it counts comes or goes.
+// resources), on informers of that namespace only, with no periodic
+// resync and its default 5 workers: it writes a quota's status (hard and
+// used) when the quota changes and when an object it counts comes or goes.
 func startQuotaController(t *testing.T, cfg *restclient.Config, ns string) (stop func()) {
 	client := clientFor(t, cfg, "resourcequota-controller")
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))

@@ -146,26 +146,27 @@ func WithRefusedImage(image, message string) Option {
 // WithRefusedImageUntil is [WithRefusedImage] until until (measured from
 // the start; 0: to the end of the run), when the refusal is lifted (a
 // policy's binding removed, a webhook fixed): no event of any object, so
-// the ReplicaSet controller creates the pods at its first retry at or after
-// until. The world keeps its workqueue for each refused ReplicaSet, as for
-// the Deployment (see [WithRefusedReplicaSets]): the first sync of the
-// ReplicaSet fails, its ReplicaFailure write is an event and brings a
-// second one a tick later, and each failed sync adds the ReplicaSet
+// the ReplicaSet controller creates the pods at its first retry at or
+// after until. The world keeps its workqueue for each refused ReplicaSet,
+// as for the Deployment (see [WithRefusedReplicaSets]): the first sync of
+// the ReplicaSet fails, its ReplicaFailure write is an event and brings a
+// second sync at once, and each failed sync adds the ReplicaSet
 // rate-limited (5ms, doubled by each failure in a row, at most 1000s; the
 // ReplicaSet controller never drops a key), the earliest pending add
 // kept; a write of the ReplicaSet by the Deployment controller (a scale)
-// is an event and a failed sync too, and its status write (observedGeneration)
-// one more. Events of the ReplicaSet's own pods are not counted: a
-// ReplicaSet refused from its creation has none (one of the input's,
-// with pods of a refused image, would sync on their changes too). The step whose world move makes the pods lists the retry (see
+// is an event and a failed sync too, and its status write
+// (observedGeneration) one more. Events of the ReplicaSet's own pods are
+// not counted: a ReplicaSet refused from its creation has none (one of
+// the input's, with pods of a refused image, would sync on their changes
+// too). The step whose world move makes the pods lists the retry (see
 // [Step.Admitted]). In the scenario "refused pods then allowed" (10
 // replicas, the new ReplicaSet made at 0 and scaled to 5 at 10ms, the
 // refusal ended at 7s) the retry at 10.105s, after 11 failed syncs,
 // creates the pods; kube-controller-manager's ReplicaSet controller was
-// refused 11 times too and created them at +10.273s (e2e/README.md). A
-// refusal that ends before the first retry's tick (3ms: the retry at 5ms)
-// shows no ReplicaFailure at all: the condition set at 0 and dropped at
-// 5ms falls within one tick.
+// refused 11 times too and created them at +10.194s to +10.273s
+// (e2e/README.md). A refusal that ends before the first retry's tick
+// (3ms: the retry at 5ms) shows no ReplicaFailure at all: the condition
+// set at 0 and dropped at 5ms falls within one tick.
 func WithRefusedImageUntil(image, message string, until time.Duration) Option {
 	return func(c *config) {
 		if c.refusedImages == nil {

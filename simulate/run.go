@@ -457,7 +457,7 @@ func (r *runner) record(i int, descs []string, plan deploysync.Plan, before []*a
 		ReplicaSets: rows, Totals: total, Conditions: slices.Clone(d.Status.Conditions), Deleted: r.deleted,
 		Refused: r.refused, Admitted: r.admitted,
 	})
-	r.deleted, r.refused = nil, nil
+	r.deleted, r.refused, r.admitted = nil, nil, nil
 }
 
 // checkPods refuses a world holding more pods than the limit: at the start
