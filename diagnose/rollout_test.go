@@ -315,14 +315,7 @@ func TestReplicaFailureRetry(t *testing.T) {
 			require.NoError(t, err)
 			s := at.Final
 			s.Now = scenarios.Now.Add(tt.fix)
-			causes, err := diagnose.Rollout(s)
-			require.NoError(t, err)
-			var unblock string
-			for _, c := range causes {
-				if c.Kind == diagnose.ReplicaFailure {
-					unblock = c.Unblock
-				}
-			}
+			unblock := replicaFailureUnblock(t, s)
 			if !strings.Contains(unblock, tt.within) || !strings.Contains(unblock, "kubectl annotate") {
 				t.Fatalf("unblock %q, want %q and the annotate that brings a sync at once (%s)", unblock, tt.within, tt.reason)
 			}
@@ -382,14 +375,7 @@ func TestPodQuotaAdvice(t *testing.T) {
 					s.ReplicaSets[i] = rs
 				}
 			}
-			causes, err := diagnose.Rollout(s)
-			require.NoError(t, err)
-			var unblock string
-			for _, c := range causes {
-				if c.Kind == diagnose.ReplicaFailure {
-					unblock = c.Unblock
-				}
-			}
+			unblock := replicaFailureUnblock(t, s)
 			require.NotEmpty(t, unblock, "no ReplicaFailure cause")
 			for _, w := range tt.want {
 				if !strings.Contains(unblock, w) {
@@ -409,4 +395,19 @@ func fenceposts(surge, unavailable intstr.IntOrString) func(*appsv1.Deployment) 
 		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
 			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavailable}}
 	}
+}
+
+// replicaFailureUnblock is the unblock of the last ReplicaFailure cause
+// diagnose.Rollout names for s, "" if none.
+func replicaFailureUnblock(t *testing.T, s deploysync.State) string {
+	t.Helper()
+	causes, err := diagnose.Rollout(s)
+	require.NoError(t, err)
+	var unblock string
+	for _, c := range causes {
+		if c.Kind == diagnose.ReplicaFailure {
+			unblock = c.Unblock
+		}
+	}
+	return unblock
 }

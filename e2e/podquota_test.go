@@ -18,7 +18,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
 
-	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
 	"github.com/deploysync/deploysync/diagnose"
 	"github.com/deploysync/deploysync/simulate"
@@ -140,33 +139,13 @@ func (c *podQuotaRun) stalled(ctx context.Context, t *testing.T) string {
 	if err != nil {
 		t.Fatalf("no ReplicaFailure on the Deployment a minute after the image change: %v", err)
 	}
-	rsl, err := c.client.AppsV1().ReplicaSets(c.ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pods, err := c.client.CoreV1().Pods(c.ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := deploysync.State{Deployment: d, Now: time.Now(), Pods: map[types.UID][]*corev1.Pod{}}
-	for i := range rsl.Items {
-		s.ReplicaSets = append(s.ReplicaSets, &rsl.Items[i])
-	}
-	for i := range pods.Items {
-		if ref := metav1.GetControllerOfNoCopy(&pods.Items[i]); ref != nil {
-			s.Pods[ref.UID] = append(s.Pods[ref.UID], &pods.Items[i])
-		}
-	}
-	causes, err := diagnose.Rollout(s)
-	if err != nil {
+	unblock, err := diagnoseLive(ctx, c.client, d, diagnose.ReplicaFailure)
+	switch {
+	case err != nil:
 		t.Fatalf("diagnose.Rollout: %v", err)
+	case unblock == "":
+		t.Fatalf("diagnose.Rollout named no ReplicaFailure on the stalled rollout")
 	}
-	for _, cause := range causes {
-		if cause.Kind == diagnose.ReplicaFailure {
-			t.Logf("the cluster's refusal: %s; diagnose: %s", deployutil.GetCondition(d.Status, appsv1.DeploymentReplicaFailure).Message, cause.Unblock)
-			return cause.Unblock
-		}
-	}
-	t.Fatalf("diagnose.Rollout named no ReplicaFailure: %+v", causes)
-	return ""
+	t.Logf("the cluster's refusal: %s; diagnose: %s", deployutil.GetCondition(d.Status, appsv1.DeploymentReplicaFailure).Message, unblock)
+	return unblock
 }

@@ -130,6 +130,13 @@ type quotaLift struct {
 // diagnoseCreateFailed runs diagnose.Rollout on the live state of d's
 // namespace and returns its ReplicaSetCreateFailed cause's unblock.
 func diagnoseCreateFailed(ctx context.Context, client kubernetes.Interface, d *appsv1.Deployment) (string, error) {
+	return diagnoseLive(ctx, client, d, diagnose.ReplicaSetCreateFailed)
+}
+
+// diagnoseLive runs diagnose.Rollout on the live state of d's namespace
+// (its ReplicaSets and pods as the apiserver lists them, now) and returns
+// the unblock of its cause of kind k, "" if it names none.
+func diagnoseLive(ctx context.Context, client kubernetes.Interface, d *appsv1.Deployment, k diagnose.Kind) (string, error) {
 	rsl, err := client.AppsV1().ReplicaSets(d.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return "", err
@@ -153,7 +160,7 @@ func diagnoseCreateFailed(ctx context.Context, client kubernetes.Interface, d *a
 		return "", err
 	}
 	for _, c := range causes {
-		if c.Kind == diagnose.ReplicaSetCreateFailed {
+		if c.Kind == k {
 			return c.Unblock, nil
 		}
 	}
