@@ -562,49 +562,54 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	burst := int64(w.cfg.burst)
 	switch {
 	case have < want:
-		if msg, until, refused := w.cfg.refuses(&rs.Spec.Template); refused && !w.admits(rs, now, until) {
-			// The first slow-start batch, of one pod, is refused; the
-			// rest of the creates are skipped. (A ReplicaSet not synced
-			// keeps its condition as refused does.)
-			return msg, true
+		var admission *Admission
+		if msg, until, refused := w.cfg.refuses(&rs.Spec.Template); refused {
+			var admitted bool
+			if admission, admitted = w.admits(rs, now, until); !admitted {
+				// The first slow-start batch, of one pod, is refused;
+				// the rest of the creates are skipped. (A ReplicaSet not
+				// synced keeps its condition as refused does.)
+				return msg, true
+			}
 		}
-		delete(w.retries, rs.UID)
 		n := min(want-have, burst)
-		if k := len(w.admitted); k > 0 && w.admitted[k-1].ReplicaSet == rs.Name && w.admitted[k-1].Created == 0 {
-			w.admitted[k-1].Created = int32(n)
+		if admission != nil {
+			admission.Created = int32(n)
+			w.admitted = append(w.admitted, *admission)
 		}
 		for ; n > 0; n-- {
 			rp.active = append(rp.active, w.startPod(rs, now))
 		}
 	case have > want:
-		delete(w.retries, rs.UID)
 		w.scaleDown(rs, rss, rp, int(min(have-want, burst)), now)
-	default:
-		delete(w.retries, rs.UID)
 	}
+	// Nothing is refused: the ReplicaSet controller forgets the key.
+	delete(w.retries, rs.UID)
 	return "", false
 }
 
-// admits reports whether the ReplicaSet controller's sync of rs at now
-// creates its pods, refused until until (never, for 0): at the first
-// retry at or after until (see [WithRefusedImageUntil]).
-func (w *world) admits(rs *appsv1.ReplicaSet, now, until time.Duration) bool {
+// admits runs the ReplicaSet controller's syncs of rs, whose pods are
+// refused until until (0: to the end), up to now, and reports whether
+// one of them creates the pods: the first retry at or after until (see
+// [WithRefusedImageUntil]), described by the Admission (nil when the
+// refusal had ended before the ReplicaSet's first sync).
+func (w *world) admits(rs *appsv1.ReplicaSet, now, until time.Duration) (*Admission, bool) {
 	if until == 0 {
-		return false
+		return nil, false
 	}
 	rt := w.retries[rs.UID]
 	if rt == nil && w.last >= until {
-		return true // the refusal ended before this ReplicaSet's sync
+		return nil, true // the refusal ended before this ReplicaSet's sync
 	}
 	if rt == nil {
 		rt = &rsRetry{timer: never}
 		w.retries[rs.UID] = rt
 	}
 	at, ok := rt.syncs(rs, w.last, now, until)
-	if ok {
-		w.admitted = append(w.admitted, Admission{ReplicaSet: rs.Name, At: at, Until: until, Failures: rt.lim.NumRequeues()})
+	if !ok {
+		return nil, false
 	}
-	return ok
+	return &Admission{ReplicaSet: rs.Name, At: at, Until: until, Failures: rt.lim.NumRequeues()}, true
 }
 
 // failureConditions returns a ReplicaSet's conditions after a sync of the
