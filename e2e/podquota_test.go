@@ -100,21 +100,7 @@ func startPodQuotaRun(t *testing.T, cfg *restclient.Config) *podQuotaRun {
 		t.Fatalf("creating deployment: %v", err)
 	}
 	waitSimReal(t, client, ns, "the steady state", simulate.Complete, 2*time.Minute)
-	q := &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: "pods", Namespace: ns},
-		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(4, resource.DecimalSI)}}}
-	if _, err := client.CoreV1().ResourceQuotas(ns).Create(ctx, q, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("creating the pod quota: %v", err)
-	}
-	// The quota controller has counted the 4 pods once a fifth is refused.
-	probe := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "probe", Namespace: ns},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "probe"}}}}
-	err := wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		_, err := client.CoreV1().Pods(ns).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
-		return apierrors.IsForbidden(err) && strings.Contains(err.Error(), "exceeded quota"), nil
-	})
-	if err != nil {
-		t.Fatalf("the pod quota of 4 does not refuse a fifth pod: %v", err)
-	}
+	createPodQuota(t, ctx, client, ns, 4)
 	return &podQuotaRun{client: client, ns: ns}
 }
 
@@ -148,4 +134,30 @@ func (c *podQuotaRun) stalled(ctx context.Context, t *testing.T) string {
 	}
 	t.Logf("the cluster's refusal: %s; diagnose: %s", deployutil.GetCondition(d.Status, appsv1.DeploymentReplicaFailure).Message, unblock)
 	return unblock
+}
+
+// podQuotaName names the pod quota of the tests.
+const podQuotaName = "pods"
+
+// createPodQuota puts a ResourceQuota of n pods on ns and returns once the
+// quota controller has counted the namespace's pods: when the apiserver
+// refuses a dry-run pod past them (n pods being there).
+func createPodQuota(t *testing.T, ctx context.Context, client kubernetes.Interface, ns string, n int64) {
+	t.Helper()
+	q := &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: podQuotaName, Namespace: ns},
+		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(n, resource.DecimalSI)}}}
+	if _, err := client.CoreV1().ResourceQuotas(ns).Create(ctx, q, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating the pod quota: %v", err)
+	}
+	start := time.Now()
+	probe := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "probe", Namespace: ns},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "probe"}}}}
+	err := wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, err := client.CoreV1().Pods(ns).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		return apierrors.IsForbidden(err) && strings.Contains(err.Error(), "exceeded quota"), nil
+	})
+	if err != nil {
+		t.Fatalf("the pod quota of %d does not refuse another pod: %v", n, err)
+	}
+	t.Logf("the pod quota of %d refuses another pod in %s %v after its create", n, ns, time.Since(start).Round(time.Millisecond))
 }

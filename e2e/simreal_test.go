@@ -69,6 +69,10 @@ type simRealScenario struct {
 	// count/replicasets.apps) until then, from the start
 	// (simulate.WithRefusedReplicaSets with the cluster's own message).
 	refusedRS time.Duration
+	// podQuota: a ResourceQuota of that many pods on the namespace, made
+	// once the steady state is up and counted by kube-controller-manager's
+	// ResourceQuota controller (simulate.WithPodQuota).
+	podQuota int64
 	// failureRate and seed: simulate.WithFailureRate and WithSeed. The
 	// driver fails the cluster's k-th pod created in the run when the
 	// simulator's k-th fails (simFailDraws).
@@ -115,6 +119,8 @@ var simRealScenarios = []simRealScenario{
 	{name: "replica sets refused then allowed", replicas: 10, refusedRS: 7 * time.Second, changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "replica sets refused past the retries", replicas: 10, refusedRS: 180 * time.Second, changes: []simulate.Change{simUpgrade,
 		simulate.Annotate(340*time.Second, "example.com/retry", "1")}, want: simulate.Complete, long: true},
+	{name: "pod quota with maxSurge 0", replicas: 4, edit: simFenceposts(intstr.FromInt32(0), intstr.FromInt32(1)), podQuota: 4,
+		changes: []simulate.Change{simUpgrade}, want: simulate.Complete},
 	{name: "flaky pods seed 7", replicas: 10, failureRate: 0.2, seed: 7,
 		changes: []simulate.Change{simUpgrade}, want: simulate.DeadlineExceeded, long: true},
 	{name: "min ready seconds", replicas: 4, edit: func(d *appsv1.Deployment) { d.Spec.MinReadySeconds = 10 },
@@ -398,7 +404,7 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 	t.Cleanup(stopDrv)
 	refusals := refusedCreates{resource: "pods"}
 	var wrap func(http.RoundTripper) http.RoundTripper
-	if sc.refused != "" {
+	if sc.refused != "" || sc.podQuota > 0 {
 		wrap = refusals.wrap
 	}
 	t.Cleanup(startReplicaSetControllerWrapped(t, cfg, ns, simRealRSWorkers, wrap))
@@ -408,7 +414,7 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		dcWrap = rsRefusals.wrap
 	}
 	t.Cleanup(startDeploymentControllerWrapped(t, cfg, ns, dcWrap))
-	if sc.refusedRS > 0 {
+	if sc.refusedRS > 0 || sc.podQuota > 0 {
 		t.Cleanup(startQuotaController(t, cfg, ns))
 	}
 
@@ -460,6 +466,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		}
 		if sc.refusedRS > 0 {
 			fillReplicaSetQuota(t, ctx, client, ns)
+		}
+		if sc.podQuota > 0 {
+			createPodQuota(t, ctx, client, ns, sc.podQuota)
 		}
 		time.Sleep(time.Second)
 		t0 = startOnSecond(drv, rec)
@@ -540,6 +549,17 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 			len(times), formatRetryGaps(gaps), held)
 		if held < 5 || len(bad) > 0 {
 			t.Errorf("the retries are not the workqueue limiter's (internal/ratelimit): %d gaps held, want at least 5; %s", held, strings.Join(bad, "; "))
+		}
+	}
+	if sc.podQuota > 0 {
+		times := refusals.times()
+		offsets := make([]string, len(times))
+		for i, at := range times {
+			offsets[i] = "+" + at.Sub(t0).Round(time.Millisecond).String()
+		}
+		t.Logf("the pod quota's refusals of the ReplicaSet controller's creates: %d, at %s", len(times), strings.Join(offsets, " "))
+		if len(times) == 0 {
+			t.Errorf("the quota of %d pods refused no create, though the rollout's new pods wait for the old ones' end", sc.podQuota)
 		}
 	}
 	var rsRefused int // the Deployment controller's refused creates
@@ -769,6 +789,9 @@ func simRealOptions(sc simRealScenario) []simulate.Option {
 	}
 	if sc.failureRate > 0 {
 		opts = append(opts, simulate.WithFailureRate(sc.failureRate), simulate.WithSeed(sc.seed))
+	}
+	if sc.podQuota > 0 {
+		opts = append(opts, simulate.WithPodQuota(podQuotaName, sc.podQuota))
 	}
 	return opts
 }

@@ -26,6 +26,7 @@ type config struct {
 	failingImages  map[string]bool
 	refusedImages  map[string]imageRefusal
 	refusedRS      *rsRefusal // from WithRefusedReplicaSets
+	podQuota       *podQuota  // from WithPodQuota
 	seed           uint64
 	burst          int32
 	nodes          int
@@ -217,6 +218,44 @@ func (r *rsRefusal) refusing(now time.Duration) bool {
 	return r != nil && (r.until == 0 || now < r.until)
 }
 
+// WithPodQuota puts a ResourceQuota named name with a hard limit of pods
+// on the Deployment's namespace, the world's pods being all it holds: the
+// apiserver's ResourceQuota admission refuses a pod create that would take
+// the pods it counts past the limit, with its error ("pods \"web-…-\" is
+// forbidden: exceeded quota: NAME, requested: pods=1, used: pods=U,
+// limited: pods=L"; the simulator names the pod by the ReplicaSet's
+// generateName, the apiserver by the generated name). The quota counts
+// terminating pods until they are gone (their grace period is longer than
+// the termination delay), so a rolling update with maxUnavailable waits
+// for each deleted pod's end before its replacement is admitted.
+//
+// The ReplicaSet controller's side is [WithRefusedImageUntil]'s workqueue:
+// a sync short of room creates the pods the quota has room for (its
+// slow-start batches stop at the first refusal, so the creates admitted
+// are exactly the room), sets ReplicaFailure and fails, and each failed
+// sync adds the ReplicaSet rate-limited; the room a deleted pod leaves is
+// no event of the ReplicaSet, so its pods come at its first retry, or
+// event, after the room appears. Its own pods' changes are events: a pod
+// running (one sync), ready or gone (two: the status write is another).
+// A sync that creates some pods but not all is counted as three failed
+// syncs (itself, its pods' add events, the status write they bring).
+// pods must not be negative (a quota of 0 admits none).
+func WithPodQuota(name string, pods int64) Option {
+	return func(c *config) { c.podQuota = &podQuota{name: name, pods: pods} }
+}
+
+// podQuota is WithPodQuota's ResourceQuota.
+type podQuota struct {
+	name string
+	pods int64
+}
+
+// message is the ResourceQuota admission's error for a pod of rs refused
+// with used pods counted.
+func (q *podQuota) message(rs string, used int64) string {
+	return fmt.Sprintf("pods %q is forbidden: exceeded quota: %s, requested: pods=1, used: pods=%d, limited: pods=%d", rs+"-", q.name, used, q.pods)
+}
+
 // WithSeed seeds the failure draws (default 0). The same state, options and
 // seed give the same timeline.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
@@ -303,6 +342,9 @@ func (c *config) validate() error {
 	}
 	if r := c.refusedRS; r != nil && (r.message == "" || r.until < 0) {
 		return fmt.Errorf("simulate: refused ReplicaSets until %v with message %q: want a message (the apiserver's error) and a time not before the start", r.until, r.message)
+	}
+	if q := c.podQuota; q != nil && (q.name == "" || q.pods < 0) {
+		return fmt.Errorf("simulate: pod quota %q of %d pods: want a name and a limit not negative", q.name, q.pods)
 	}
 	for i, ch := range c.changes {
 		if ch.At < 0 {

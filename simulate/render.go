@@ -455,12 +455,16 @@ func writeRefused(b *strings.Builder, rs []Refusal) {
 	}
 }
 
-// writeAdmitted writes a step's admissions after a lifted refusal (see
-// [WithRefusedImageUntil]), one line per ReplicaSet.
+// writeAdmitted writes a step's admissions after a refusal that ended (see
+// [WithRefusedImageUntil], [WithPodQuota]), one line per ReplicaSet.
 func writeAdmitted(b *strings.Builder, as []Admission) {
 	for _, a := range as {
-		fmt.Fprintf(b, "  rs controller creates %d pods of %s: its retry at +%v, after %d failed syncs, the first since the refusal ended at +%v\n",
-			a.Created, a.ReplicaSet, a.At, a.Failures, a.Until)
+		pods := "pods"
+		if a.Created == 1 {
+			pods = "pod"
+		}
+		fmt.Fprintf(b, "  rs controller creates %d %s of %s: its retry at +%v, after %d failed syncs, the first since the refusal ended at +%v\n",
+			a.Created, pods, a.ReplicaSet, a.At, a.Failures, a.Until)
 	}
 }
 

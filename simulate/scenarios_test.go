@@ -212,6 +212,16 @@ func scenarios() []scenario {
 			want: simulate.Complete,
 		},
 		{
+			name: "pod quota with maxSurge 0",
+			reason: "a quota of 4 pods on 4 replicas, rolled with maxSurge 0 and maxUnavailable 1 (diagnose's way out of the maxSurge deadlock): each new pod is refused until the old pod deleted for it is gone, " +
+				"since the quota counts terminating pods, and comes at the ReplicaSet controller's next retry",
+			state: func(t testing.TB) deploysync.State {
+				return steady(t, deployment(4, fenceposts(intstr.FromInt32(0), intstr.FromInt32(1))))
+			},
+			opts: []simulate.Option{simulate.WithPodQuota("pods", 4), simulate.WithChanges(upgrade)},
+			want: simulate.Complete,
+		},
+		{
 			name:   "flaky pods seed 7",
 			reason: "with a 20% failure rate some new pods never become ready: the rollout cannot complete and times out; the seed fixes which pods fail",
 			state:  func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },

@@ -115,6 +115,9 @@ type rsRetry struct {
 	// Deployment controller's write (or, for a new ReplicaSet, create) of
 	// the step before, an informer event.
 	seen *appsv1.ReplicaSet
+	// room is when the quota of [WithPodQuota] last came to have room for
+	// a pod, as the world foresaw it (never: not yet).
+	room time.Duration
 }
 
 // syncs runs the ReplicaSet controller's syncs of rs from the world's
@@ -122,9 +125,10 @@ type rsRetry struct {
 // after until and creates the pods. The Deployment controller's write at
 // last is an event: a sync then, whose status write (a new ReplicaFailure
 // condition or observedGeneration) is an event again and brings a second
-// sync at once. Each pending add due is a sync. A sync before until fails
-// and adds rs rate-limited; the queue keeps the earliest pending add.
-func (rt *rsRetry) syncs(rs *appsv1.ReplicaSet, last, now, until time.Duration) (at time.Duration, admitted bool) {
+// sync at once. The events of rs's pods are syncs too (see podEvents).
+// Each pending add due is a sync. A sync before until fails and adds rs
+// rate-limited; the queue keeps the earliest pending add.
+func (rt *rsRetry) syncs(rs *appsv1.ReplicaSet, last, now, until time.Duration, events []podEvent) (at time.Duration, admitted bool) {
 	if rt.seen != rs {
 		if at, ok := rt.fire(last, until); ok {
 			return at, true
@@ -137,7 +141,49 @@ func (rt *rsRetry) syncs(rs *appsv1.ReplicaSet, last, now, until time.Duration) 
 			rt.fail(last)
 		}
 	}
+	for _, e := range events {
+		if at, ok := rt.fire(e.at, until); ok {
+			return at, true
+		}
+		if e.at >= until {
+			return e.at, true
+		}
+		for range e.syncs {
+			rt.fail(e.at)
+		}
+	}
 	return rt.fire(now, until)
+}
+
+// podEvent is a change of a ReplicaSet's pod the ReplicaSet controller
+// syncs on: at, and the syncs it brings.
+type podEvent struct {
+	at    time.Duration
+	syncs int
+}
+
+// podEvents are the changes of rp's pods after last up to now, in time
+// order: a pod running (one sync), ready or gone (two: the ReplicaSet's
+// status write is an event too).
+func podEvents(rp *rsPods, last, now time.Duration) []podEvent {
+	var es []podEvent
+	in := func(t time.Duration) bool { return t > last && t <= now }
+	for i := range rp.active {
+		p := &rp.active[i]
+		if in(p.started) {
+			es = append(es, podEvent{p.started, 1})
+		}
+		if in(p.ready) {
+			es = append(es, podEvent{p.ready, 2})
+		}
+	}
+	for i := range rp.terminating {
+		if in(rp.terminating[i].gone) {
+			es = append(es, podEvent{rp.terminating[i].gone, 2})
+		}
+	}
+	slices.SortStableFunc(es, func(a, b podEvent) int { return compareDur(a.at, b.at) })
+	return es
 }
 
 // fire runs the pending adds due by t, each a sync: one before until fails
@@ -502,6 +548,14 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 	w.deleted, w.refused, w.admitted = nil, nil, nil
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	seen := make(map[types.UID]bool, len(rss))
+	type outcome struct {
+		refusal string
+		refused bool
+	}
+	// Every ReplicaSet is reconciled before any gone pod is dropped: the
+	// quota's room since the last step (see [WithPodQuota]) counts the
+	// pods gone in between.
+	done := make([]outcome, len(rss))
 	for i, rs := range rss {
 		seen[rs.UID] = true
 		rp := w.byUID[rs.UID]
@@ -509,7 +563,11 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 			rp = &rsPods{}
 			w.byUID[rs.UID] = rp
 		}
-		refusal, refused := w.reconcile(rs, rss, rp, now)
+		done[i].refusal, done[i].refused = w.reconcile(rs, rss, rp, now)
+	}
+	for i, rs := range rss {
+		rp := w.byUID[rs.UID]
+		refusal, refused := done[i].refusal, done[i].refused
 		rp.terminating = dropGone(rp.terminating, now)
 		conds, set := failureConditions(rs.Status.Conditions, refused, refusal, w.start.Add(now))
 		if set {
@@ -562,24 +620,42 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	burst := int64(w.cfg.burst)
 	switch {
 	case have < want:
+		n := min(want-have, burst)
 		var admission *Admission
 		if msg, until, refused := w.cfg.refuses(&rs.Spec.Template); refused {
-			var admitted bool
-			if admission, admitted = w.admits(rs, now, until); !admitted {
+			if until == 0 {
 				// The first slow-start batch, of one pod, is refused;
 				// the rest of the creates are skipped. (A ReplicaSet not
 				// synced keeps its condition as refused does.)
 				return msg, true
 			}
+			var admitted bool
+			if admission, admitted = w.admits(rs, rp, now, until); !admitted {
+				return msg, true
+			}
 		}
-		n := min(want-have, burst)
-		if admission != nil {
-			admission.Created = int32(n)
-			w.admitted = append(w.admitted, *admission)
+		if q := w.cfg.podQuota; q != nil {
+			if admission == nil {
+				// (Past a lifted image refusal, the sync that admits its
+				// pods is the one the quota judges.)
+				var admitted bool
+				if admission, admitted = w.admits(rs, rp, now, w.quotaRoom(rs, q)); !admitted {
+					return q.message(rs.Name, w.counted(w.last)), true
+				}
+			}
+			if room := q.pods - w.counted(now); room < n {
+				// Slow start stops at the first refused batch: the pods
+				// made are the room. The sync fails, and so do those its
+				// pods' add events and its status write bring.
+				w.create(rs, rp, admission, max(room, 0), now)
+				rt := w.retry(rs)
+				for range 3 {
+					rt.fail(now)
+				}
+				return q.message(rs.Name, w.counted(now)), true
+			}
 		}
-		for ; n > 0; n-- {
-			rp.active = append(rp.active, w.startPod(rs, now))
-		}
+		w.create(rs, rp, admission, n, now)
 	case have > want:
 		w.scaleDown(rs, rss, rp, int(min(have-want, burst)), now)
 	}
@@ -588,28 +664,112 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	return "", false
 }
 
+// create makes n pods of rs at now; admission, if not nil, is the retry
+// that makes them, recorded with their number.
+func (w *world) create(rs *appsv1.ReplicaSet, rp *rsPods, admission *Admission, n int64, now time.Duration) {
+	if admission != nil {
+		admission.Created = int32(n)
+		w.admitted = append(w.admitted, *admission)
+	}
+	for ; n > 0; n-- {
+		rp.active = append(rp.active, w.startPod(rs, now))
+	}
+}
+
+// retry returns the ReplicaSet controller's workqueue state for rs,
+// started empty if it has none.
+func (w *world) retry(rs *appsv1.ReplicaSet) *rsRetry {
+	rt := w.retries[rs.UID]
+	if rt == nil {
+		rt = &rsRetry{timer: never, room: never}
+		w.retries[rs.UID] = rt
+	}
+	return rt
+}
+
 // admits runs the ReplicaSet controller's syncs of rs, whose pods are
-// refused until until (0: to the end), up to now, and reports whether
-// one of them creates the pods: the first retry at or after until (see
+// refused until until (never: to the end), up to now, and reports whether
+// one of them creates the pods: the first sync at or after until (see
 // [WithRefusedImageUntil]), described by the Admission (nil when the
 // refusal had ended before the ReplicaSet's first sync).
-func (w *world) admits(rs *appsv1.ReplicaSet, now, until time.Duration) (*Admission, bool) {
-	if until == 0 {
-		return nil, false
-	}
+func (w *world) admits(rs *appsv1.ReplicaSet, rp *rsPods, now, until time.Duration) (*Admission, bool) {
 	rt := w.retries[rs.UID]
 	if rt == nil && w.last >= until {
 		return nil, true // the refusal ended before this ReplicaSet's sync
 	}
-	if rt == nil {
-		rt = &rsRetry{timer: never}
-		w.retries[rs.UID] = rt
-	}
-	at, ok := rt.syncs(rs, w.last, now, until)
+	rt = w.retry(rs)
+	at, ok := rt.syncs(rs, w.last, now, until, podEvents(rp, w.last, now))
 	if !ok {
 		return nil, false
 	}
 	return &Admission{ReplicaSet: rs.Name, At: at, Until: until, Failures: rt.lim.NumRequeues()}, true
+}
+
+// quotaRoom is when, from the world's last step on, q has room for a pod
+// of rs: the time a pod's end made the room, which a step after it still
+// knows from the ReplicaSet's retry state (the pod gone, the world no
+// longer holds its time).
+func (w *world) quotaRoom(rs *appsv1.ReplicaSet, q *podQuota) time.Duration {
+	room := w.roomAt(q.pods, w.last)
+	rt := w.retries[rs.UID]
+	if rt == nil {
+		return room
+	}
+	if room == w.last && rt.room <= w.last {
+		return rt.room
+	}
+	rt.room = room
+	return room
+}
+
+// counted is the number of pods the quota of [WithPodQuota] counts at t:
+// every active pod and each terminating one not gone by t.
+func (w *world) counted(t time.Duration) int64 {
+	var n int64
+	for _, rp := range w.byUID {
+		n += int64(len(rp.active))
+		for i := range rp.terminating {
+			if rp.terminating[i].gone > t {
+				n++
+			}
+		}
+	}
+	for i := range w.orphans {
+		if w.orphans[i].gone > t {
+			n++
+		}
+	}
+	return n
+}
+
+// roomAt is the first time from t on at which fewer than limit pods are
+// counted (see counted), if no pod is made: t itself, the end of a
+// terminating pod, or never.
+func (w *world) roomAt(limit int64, t time.Duration) time.Duration {
+	var n int64
+	var gone []time.Duration
+	add := func(ps []pod) {
+		for i := range ps {
+			if ps[i].gone > t {
+				gone = append(gone, ps[i].gone)
+			}
+		}
+	}
+	for _, rp := range w.byUID {
+		n += int64(len(rp.active))
+		add(rp.terminating)
+	}
+	add(w.orphans)
+	n += int64(len(gone))
+	if n < limit {
+		return t
+	}
+	k := n - limit + 1 // pods to be gone
+	if k > int64(len(gone)) {
+		return never
+	}
+	slices.Sort(gone)
+	return gone[k-1]
 }
 
 // failureConditions returns a ReplicaSet's conditions after a sync of the
@@ -842,8 +1002,11 @@ func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration 
 	for _, rs := range rss {
 		rp := w.byUID[rs.UID]
 		if rp == nil || int64(len(rp.active)) != int64(*rs.Spec.Replicas) {
-			_, until, refused := w.cfg.refuses(&rs.Spec.Template)
-			if !refused || rp != nil && int64(len(rp.active)) > int64(*rs.Spec.Replicas) {
+			if rp != nil && int64(len(rp.active)) > int64(*rs.Spec.Replicas) {
+				return now
+			}
+			until, blocked := w.blockedUntil(rs, now)
+			if !blocked {
 				return now
 			}
 			// Refused pods: the retries change nothing until the refusal
@@ -851,8 +1014,15 @@ func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration 
 			// brings a sync (see [WithRefusedImageUntil]). (A
 			// ReplicaSet the last sync created is first refused at the
 			// step its write brings.)
-			if rt := w.retries[rs.UID]; until > 0 && rt != nil {
+			if rt := w.retries[rs.UID]; until != never && rt != nil {
 				t = min(t, rt.admittedAt(until))
+				if rp != nil {
+					for i := range rp.active {
+						if s := rp.active[i].started; s > now && s >= until {
+							t = min(t, s) // a pod running is a sync
+						}
+					}
+				}
 			}
 			if rp == nil {
 				continue
@@ -877,6 +1047,24 @@ func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration 
 		t = min(t, w.orphans[i].gone)
 	}
 	return t
+}
+
+// blockedUntil reports whether rs's pod creates are refused at now (by
+// [WithRefusedImage] or the quota of [WithPodQuota]) and until when
+// (never: for good, as far as the world knows). A ReplicaSet with room in
+// the quota but retries pending is blocked until its next sync.
+func (w *world) blockedUntil(rs *appsv1.ReplicaSet, now time.Duration) (time.Duration, bool) {
+	if _, until, refused := w.cfg.refuses(&rs.Spec.Template); refused {
+		if until == 0 {
+			return never, true
+		}
+		return until, true
+	}
+	if q := w.cfg.podQuota; q != nil {
+		until := w.roomAt(q.pods, now)
+		return until, until > now || w.retries[rs.UID] != nil
+	}
+	return 0, false
 }
 
 // pods materialises the pods of the ReplicaSets as objects, keyed by the UID
