@@ -446,6 +446,11 @@ func writeDeleted(b *strings.Builder, ds []Deletion) {
 // per ReplicaSet.
 func writeRefused(b *strings.Builder, rs []Refusal) {
 	for _, r := range rs {
+		if r.Created > 0 {
+			fmt.Fprintf(b, "  rs controller creates %d of the %d missing pods of %s, the quota's room; the rest refused (%s); sets ReplicaFailure FailedCreate, retries with backoff\n",
+				r.Created, r.Created+r.Missing, r.ReplicaSet, r.Message)
+			continue
+		}
 		skips := ""
 		if r.Missing > 1 {
 			skips = fmt.Sprintf(", skips the other %d", r.Missing-1)
@@ -463,8 +468,12 @@ func writeAdmitted(b *strings.Builder, as []Admission) {
 		if a.Created == 1 {
 			pods = "pod"
 		}
-		fmt.Fprintf(b, "  rs controller creates %d %s of %s: its retry at +%v, after %d failed syncs, the first since the refusal ended at +%v\n",
-			a.Created, pods, a.ReplicaSet, a.At, a.Failures, a.Until)
+		rest := ""
+		if a.Refused > 0 {
+			rest = fmt.Sprintf("; the quota refuses the other %d", a.Refused)
+		}
+		fmt.Fprintf(b, "  rs controller creates %d %s of %s: its retry at +%v, after %d failed syncs, the first since the refusal ended at +%v%s\n",
+			a.Created, pods, a.ReplicaSet, a.At, a.Failures, a.Until, rest)
 	}
 }
 

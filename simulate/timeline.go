@@ -138,7 +138,8 @@ type Step struct {
 }
 
 // Admission is the ReplicaSet controller's first sync of a ReplicaSet
-// after the refusal of its pods ended (see [WithRefusedImageUntil]).
+// after the refusal of its pods ended (see [WithRefusedImageUntil]) or the
+// quota came to have room for some (see [WithPodQuota]).
 type Admission struct {
 	// ReplicaSet names it; Created is the pods that sync created.
 	ReplicaSet string
@@ -148,6 +149,9 @@ type Admission struct {
 	// failed syncs before it.
 	At, Until time.Duration
 	Failures  int
+	// Refused is the creates of that sync the quota of [WithPodQuota]
+	// refused past its room; 0 when every missing pod was made.
+	Refused int32
 }
 
 // Refusal is a ReplicaSet whose pod creates the apiserver refused.
@@ -158,6 +162,10 @@ type Refusal struct {
 	// The ReplicaSet controller tried one (a slow-start batch of one) and
 	// skipped the others.
 	Missing int32
+	// Created is the pods the sync made before the refusal: the room of
+	// the quota of [WithPodQuota] (then the first refused batch is the
+	// one past the room); 0 for a refusal of every pod.
+	Created int32
 	// Message is the apiserver's error, the condition's message.
 	Message string
 }

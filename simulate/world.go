@@ -193,6 +193,7 @@ func (rt *rsRetry) fire(t, until time.Duration) (time.Duration, bool) {
 	for rt.timer <= t {
 		at := rt.timer
 		if at >= until {
+			rt.timer = never // the add is taken off the queue
 			return at, true
 		}
 		rt.timer = at + rt.lim.When(at)
@@ -548,10 +549,6 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 	w.deleted, w.refused, w.admitted = nil, nil, nil
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	seen := make(map[types.UID]bool, len(rss))
-	type outcome struct {
-		refusal string
-		refused bool
-	}
 	// Every ReplicaSet is reconciled before any gone pod is dropped: the
 	// quota's room since the last step (see [WithPodQuota]) counts the
 	// pods gone in between.
@@ -563,15 +560,16 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 			rp = &rsPods{}
 			w.byUID[rs.UID] = rp
 		}
-		done[i].refusal, done[i].refused = w.reconcile(rs, rss, rp, now)
+		done[i] = w.reconcile(rs, rss, rp, now)
 	}
 	for i, rs := range rss {
 		rp := w.byUID[rs.UID]
-		refusal, refused := done[i].refusal, done[i].refused
+		refusal, refused := done[i].message, done[i].refused
 		rp.terminating = dropGone(rp.terminating, now)
 		conds, set := failureConditions(rs.Status.Conditions, refused, refusal, w.start.Add(now))
 		if set {
-			w.refused = append(w.refused, Refusal{ReplicaSet: rs.Name, Missing: max(*rs.Spec.Replicas, 0) - int32(len(rp.active)), Message: refusal})
+			w.refused = append(w.refused, Refusal{ReplicaSet: rs.Name, Missing: max(*rs.Spec.Replicas, 0) - int32(len(rp.active)),
+				Created: done[i].made, Message: refusal})
 		}
 		out[i] = withStatus(rs, w.count(rs, rp, now), conds)
 		if rt := w.retries[rs.UID]; rt != nil {
@@ -609,10 +607,17 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 	return out
 }
 
-// reconcile creates or deletes rs's pods as its size says, and returns the
-// apiserver's error and true when it refuses the creates (see
-// [WithRefusedImage]).
-func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *rsPods, now time.Duration) (string, bool) {
+// outcome is what one ReplicaSet's sync met: the apiserver's error and
+// whether it refused creates (see [WithRefusedImage], [WithPodQuota]),
+// and the pods the sync made before its refusal.
+type outcome struct {
+	message string
+	refused bool
+	made    int32
+}
+
+// reconcile creates or deletes rs's pods as its size says.
+func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *rsPods, now time.Duration) outcome {
 	// Upstream's int32 wrap-around can write a negative size (a real
 	// apiserver would refuse that write); the world runs no pods for it.
 	want := max(int64(*rs.Spec.Replicas), 0)
@@ -627,11 +632,11 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 				// The first slow-start batch, of one pod, is refused;
 				// the rest of the creates are skipped. (A ReplicaSet not
 				// synced keeps its condition as refused does.)
-				return msg, true
+				return outcome{message: msg, refused: true}
 			}
 			var admitted bool
 			if admission, admitted = w.admits(rs, rp, now, until); !admitted {
-				return msg, true
+				return outcome{message: msg, refused: true}
 			}
 		}
 		if q := w.cfg.podQuota; q != nil {
@@ -640,35 +645,37 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 				// pods is the one the quota judges.)
 				var admitted bool
 				if admission, admitted = w.admits(rs, rp, now, w.quotaRoom(rs, q)); !admitted {
-					return q.message(rs.Name, w.counted(w.last)), true
+					return outcome{message: q.message(rs.Name, w.counted(w.last)), refused: true}
 				}
 			}
 			if room := q.pods - w.counted(now); room < n {
 				// Slow start stops at the first refused batch: the pods
 				// made are the room. The sync fails, and so do those its
 				// pods' add events and its status write bring.
-				w.create(rs, rp, admission, max(room, 0), now)
+				made := max(room, 0)
+				w.create(rs, rp, admission, made, n-made, now)
 				rt := w.retry(rs)
 				for range 3 {
 					rt.fail(now)
 				}
-				return q.message(rs.Name, w.counted(now)), true
+				return outcome{message: q.message(rs.Name, w.counted(now)), refused: true, made: int32(made)}
 			}
 		}
-		w.create(rs, rp, admission, n, now)
+		w.create(rs, rp, admission, n, 0, now)
 	case have > want:
 		w.scaleDown(rs, rss, rp, int(min(have-want, burst)), now)
 	}
 	// Nothing is refused: the ReplicaSet controller forgets the key.
 	delete(w.retries, rs.UID)
-	return "", false
+	return outcome{}
 }
 
-// create makes n pods of rs at now; admission, if not nil, is the retry
-// that makes them, recorded with their number.
-func (w *world) create(rs *appsv1.ReplicaSet, rp *rsPods, admission *Admission, n int64, now time.Duration) {
+// create makes n pods of rs at now, the apiserver refusing refused more;
+// admission, if not nil, is the retry that makes them, recorded with
+// their numbers.
+func (w *world) create(rs *appsv1.ReplicaSet, rp *rsPods, admission *Admission, n, refused int64, now time.Duration) {
 	if admission != nil {
-		admission.Created = int32(n)
+		admission.Created, admission.Refused = int32(n), int32(refused)
 		w.admitted = append(w.admitted, *admission)
 	}
 	for ; n > 0; n-- {

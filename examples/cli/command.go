@@ -425,6 +425,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		refused                 []string
 		refusedRS               string
 		refusedUntil            time.Duration
+		podQuota                string
 		maxSteps                int
 		maxPods                 int64
 		nodes                   int
@@ -489,6 +490,13 @@ the input already breaks is reported as such, not as the controller's fault).`,
 				}
 				opts = append(opts, simulate.WithRefusedReplicaSets(until, msg))
 			}
+			if podQuota != "" {
+				name, pods, err := parsePodQuota(podQuota)
+				if err != nil {
+					return err
+				}
+				opts = append(opts, simulate.WithPodQuota(name, pods))
+			}
 			if len(setImage) > 0 {
 				ch, err := parseSetImage(setImage)
 				if err != nil {
@@ -549,6 +557,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.StringArrayVar(&refused, "refused-image", nil, "the apiserver refuses pods of this image, as an admission policy or webhook does: IMAGE or IMAGE=MESSAGE, the apiserver's error (repeatable)")
 	f.DurationVar(&refusedUntil, "refused-until", 0, "the refusals of --refused-image end this long after the start, as a policy lifted does (0: never); the ReplicaSet controller makes the pods at its first retry after")
 	f.StringVar(&refusedRS, "refused-replicasets", "", "the apiserver refuses the new ReplicaSet, as a full ResourceQuota on count/replicasets.apps does, until this long after the start (0: to the end): UNTIL or UNTIL=MESSAGE, the apiserver's error")
+	f.StringVar(&podQuota, "pod-quota", "", "a ResourceQuota on the namespace's pods, which counts terminating pods until gone: PODS or NAME=PODS (the quota's name, default pods); the creates past it are refused and retried with backoff")
 	f.IntVar(&maxSteps, "max-steps", 100_000, "step limit")
 	f.Int64Var(&maxPods, "max-pods", 1_000_000, "most pods the simulated world may hold (memory grows with it)")
 	f.IntVar(&nodes, "nodes", 1, "nodes the pods spread over (each new pod on the node with the fewest of the Deployment's pods; a scale-down deletes first from the nodes with the most)")
@@ -587,6 +596,20 @@ func parseRefusedReplicaSets(v string) (time.Duration, string, error) {
 		return 0, "", fmt.Errorf("--refused-replicasets %q: want UNTIL or UNTIL=MESSAGE, UNTIL a duration from the start such as 7s, or 0 for the whole run", v)
 	}
 	return until, message, nil
+}
+
+// parsePodQuota reads --pod-quota: PODS or NAME=PODS, PODS a whole
+// number not below 0.
+func parsePodQuota(v string) (string, int64, error) {
+	name, n, ok := strings.Cut(v, "=")
+	if !ok {
+		name, n = "pods", v
+	}
+	pods, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || pods < 0 || name == "" {
+		return "", 0, fmt.Errorf("--pod-quota %q: want PODS or NAME=PODS, PODS a whole number of pods not below 0 (the quota's hard pods)", v)
+	}
+	return name, pods, nil
 }
 
 // parseMaxUpdated reads --max-updated as deploysync.Limits.MaxUpdated and

@@ -101,6 +101,8 @@ type jsonAdmission struct {
 	At         string `json:"at"`
 	Until      string `json:"until"`
 	Failures   int    `json:"failures"`
+	// Refused: the creates of that sync a pod quota refused past its room.
+	Refused int32 `json:"refused,omitempty"`
 }
 
 // jsonRefusal is a ReplicaSet whose pods the apiserver first refused as
@@ -110,7 +112,10 @@ type jsonRefusal struct {
 	Kind       string `json:"kind"`
 	ReplicaSet string `json:"replicaSet"`
 	Missing    int32  `json:"missing"`
-	Message    string `json:"message"`
+	// Created: the pods the sync made before the refusal (a pod quota's
+	// room).
+	Created int32  `json:"created,omitempty"`
+	Message string `json:"message"`
 }
 
 // jsonDeletion is a pod the ReplicaSet controller deleted as the world
@@ -193,11 +198,11 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 				Position: d.Position, Tied: d.Tied, Text: d.Why})
 		}
 		for _, r := range s.Refused {
-			js.Refused = append(js.Refused, jsonRefusal{Kind: "PodsRefused", ReplicaSet: r.ReplicaSet, Missing: r.Missing, Message: r.Message})
+			js.Refused = append(js.Refused, jsonRefusal{Kind: "PodsRefused", ReplicaSet: r.ReplicaSet, Missing: r.Missing, Created: r.Created, Message: r.Message})
 		}
 		for _, a := range s.Admitted {
 			js.Admitted = append(js.Admitted, jsonAdmission{Kind: "PodsAdmitted", ReplicaSet: a.ReplicaSet, Created: a.Created,
-				At: a.At.String(), Until: a.Until.String(), Failures: a.Failures})
+				At: a.At.String(), Until: a.Until.String(), Failures: a.Failures, Refused: a.Refused})
 		}
 		for _, rs := range s.ReplicaSets {
 			js.ReplicaSets = append(js.ReplicaSets, jsonReplicaSetRow{Name: rs.Name, Revision: rs.Revision, New: rs.New, Replicas: rs.Replicas, Pods: countsJSON(rs.Pods)})
