@@ -22,7 +22,9 @@
 // same backoff, the pods made at the first after the end), or the new
 // ReplicaSet itself until a time ([WithRefusedReplicaSets]: a full quota,
 // the Deployment controller's retries with the workqueue's backoff and its
-// drop of the key after 15);
+// drop of the key after 15); a ResourceQuota may cap the namespace's pods
+// ([WithPodQuota]: terminating pods counted until gone, the creates past
+// the room refused and retried);
 // deleted pods terminate for a while. Every knob is an [Option]. Scripted
 // [Change]s edit the Deployment mid-run: a new image, a new size, pause and
 // resume, a rollback, an annotation.

@@ -7,6 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	"github.com/deploysync/deploysync/simulate"
@@ -123,4 +124,43 @@ func ExampleWithRefusedImageUntil() {
 	// 10ms    web-7549484477 refused (missing: 1)
 	// 10.11s  web-7549484477: 2 pods created by the retry at 10.105s, after 11 failed syncs
 	// Complete
+}
+
+// A namespace's pod quota as large as the Deployment, rolled with maxSurge
+// 0: the quota counts terminating pods, so each new pod waits for the end
+// of the old pod deleted for it, then for the ReplicaSet controller's next
+// retry.
+func ExampleWithPodQuota() {
+	zero, one := intstr.FromInt32(0), intstr.FromInt32(1)
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](2),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
+			},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &zero, MaxUnavailable: &one}},
+		},
+	}
+	state, err := simulate.Steady(d, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		panic(err)
+	}
+	tl, err := simulate.Run(state, simulate.WithChanges(simulate.SetImage(0, "web", "nginx:1.28")), simulate.WithPodQuota("pods", 2))
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range tl.Steps {
+		for _, a := range s.Admitted {
+			fmt.Printf("%-7v %s: %d pod by the retry at %v (room since %v)\n", s.Elapsed, a.ReplicaSet, a.Created, a.At, a.Until)
+		}
+	}
+	fmt.Println(tl.Outcome, "after", tl.Steps[len(tl.Steps)-1].Elapsed)
+	// Output:
+	// 5.12s   web-7549484477: 1 pod by the retry at 5.115s (room since 5.01s)
+	// 15.24s  web-7549484477: 1 pod by the retry at 15.235s (room since 15.13s)
+	// Complete after 20.25s
 }
