@@ -296,10 +296,10 @@ func TestReplicaFailureRetry(t *testing.T) {
 		within string
 		reason string
 	}{
-		{3 * time.Second, "within about 3s of the fix", "early: the retry at 4.985s, 1.985s after the fix"},
-		{7 * time.Second, "within about 7s of the fix", "the e2e scenario's lift: the retry at 10.105s, 3.105s after"},
-		{100 * time.Second, "within about 1m40s of the fix", "long: the waits keep doubling, the retry at 2m43.705s, 1m3.705s after"},
-		{30 * time.Minute, "within about 16m40s of the fix", "past the limiter's 1000s ceiling: the retry at 38m30.585s, 8m30.585s after, and no wait is longer than 16m40s"},
+		{3 * time.Second, "within about 3s of the fix", "early: the retry at 5.128s, 2.128s after the fix"},
+		{7 * time.Second, "within about 7s of the fix", "the e2e scenario's lift: the retry at 10.252s, 3.252s after"},
+		{100 * time.Second, "within about 1m40s of the fix", "long: the waits keep doubling, the retry at 2m43.868s, 1m3.868s after"},
+		{30 * time.Minute, "within about 16m40s of the fix", "past the limiter's 1000s ceiling: the retry at 38m30.764s, 8m30.764s after, and no wait is longer than 16m40s"},
 	} {
 		t.Run(tt.fix.String(), func(t *testing.T) {
 			opts := []simulate.Option{simulate.WithTick(10 * time.Millisecond), simulate.WithChanges(simulate.SetImage(0, "web", "nginx:2"))}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -118,4 +119,46 @@ func formatRetryGaps(gaps []retryGap) string {
 		parts[i] = fmt.Sprintf("%v/%v", g.gap.Round(time.Millisecond), g.wait)
 	}
 	return strings.Join(parts, " ")
+}
+
+// syncExcess measures the ReplicaSet controller's sync time on its
+// refusals (simulate.WithReplicaSetSyncTime's create): the retries come
+// their limiter's wait after the end of the sync before, so each gap the
+// limiter alone explains (judgeRetries' rule) exceeds its wait by that
+// sync's time. The refusals are split into runs of failures in a row
+// where a gap is longer than the rule allows (the key was forgotten
+// between: a sync that made every pod). It returns the excesses, sorted.
+func syncExcess(at []time.Time) []time.Duration {
+	var out []time.Duration
+	for len(at) > 1 {
+		gaps := retryGaps(at)
+		n := len(gaps)
+		for i, g := range gaps {
+			if g.gap > g.wait+g.wait/10+20*time.Millisecond {
+				n = i
+				break
+			}
+		}
+		from := 0
+		for i, g := range gaps[:n] {
+			if g.gap < g.wait {
+				from = i + 1
+			}
+		}
+		for _, g := range gaps[from:n] {
+			out = append(out, g.gap-g.wait)
+		}
+		at = at[n+1:]
+	}
+	slices.Sort(out)
+	return out
+}
+
+// formatExcess gives syncExcess' measurement: the median, range and count.
+func formatExcess(ex []time.Duration) string {
+	if len(ex) == 0 {
+		return "no retry the limiter alone explains"
+	}
+	return fmt.Sprintf("median %v (%v to %v) over %d retries the limiter alone explains",
+		ex[len(ex)/2].Round(100*time.Microsecond), ex[0].Round(100*time.Microsecond), ex[len(ex)-1].Round(100*time.Microsecond), len(ex))
 }

@@ -545,8 +545,8 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		times := refusals.times()
 		gaps := retryGaps(times)
 		held, bad := judgeRetries(gaps)
-		t.Logf("the ReplicaSet controller's retries: %d refused creates; gap/limiter's wait after each: %s; %d gaps the limiter's waits",
-			len(times), formatRetryGaps(gaps), held)
+		t.Logf("the ReplicaSet controller's retries: %d refused creates; gap/limiter's wait after each: %s; %d gaps the limiter's waits; its sync time (gap − wait): %s",
+			len(times), formatRetryGaps(gaps), held, formatExcess(syncExcess(times)))
 		if held < 5 || len(bad) > 0 {
 			t.Errorf("the retries are not the workqueue limiter's (internal/ratelimit): %d gaps held, want at least 5; %s", held, strings.Join(bad, "; "))
 		}
@@ -557,7 +557,8 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		for i, at := range times {
 			offsets[i] = "+" + at.Sub(t0).Round(time.Millisecond).String()
 		}
-		t.Logf("the pod quota's refusals of the ReplicaSet controller's creates: %d, at %s", len(times), strings.Join(offsets, " "))
+		t.Logf("the pod quota's refusals of the ReplicaSet controller's creates: %d, at %s; its sync time (gap − the limiter's wait): %s",
+			len(times), strings.Join(offsets, " "), formatExcess(syncExcess(times)))
 		if len(times) == 0 {
 			t.Errorf("the quota of %d pods refused no create, though the rollout's new pods wait for the old ones' end", sc.podQuota)
 		}

@@ -416,15 +416,15 @@ func TestSimDeletedClasses(t *testing.T) {
 }
 
 // TestSimFirstPods reads when the simulated refused ReplicaSet first has
-// pods: at the retry after the lift (10.105 s, the first 10 ms tick after
-// it: 10.11 s), and never while the refusal lasts.
+// pods: at the retry after the lift (10.252 s, the first 10 ms tick after
+// it: 10.26 s), and never while the refusal lasts.
 func TestSimFirstPods(t *testing.T) {
 	sc, state := simRealSteadyOf(t, "ends a refusal", func(s simRealScenario) bool { return s.refusedUntil > 0 })
 	for _, tt := range []struct {
 		until, want time.Duration
 		reason      string
 	}{
-		{sc.refusedUntil, 10110 * time.Millisecond, "the retry at 10.105s makes the pods, seen at the next tick"},
+		{sc.refusedUntil, 10260 * time.Millisecond, "the retry at 10.252s makes the pods, seen at the next tick"},
 		{0, -1, "refused to the end: the new ReplicaSet never has a pod"},
 	} {
 		tl, err := simulate.Run(state, append(simRealOptions(sc), simulate.WithTick(simRealTick),

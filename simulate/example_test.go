@@ -122,7 +122,7 @@ func ExampleWithRefusedImageUntil() {
 	fmt.Println(tl.Outcome)
 	// Output:
 	// 10ms    web-7549484477 refused (missing: 1)
-	// 10.11s  web-7549484477: 2 pods created by the retry at 10.105s, after 11 failed syncs
+	// 10.26s  web-7549484477: 2 pods created by the retry at 10.252s, after 11 failed syncs
 	// Complete
 }
 
@@ -160,7 +160,7 @@ func ExampleWithPodQuota() {
 	}
 	fmt.Println(tl.Outcome, "after", tl.Steps[len(tl.Steps)-1].Elapsed)
 	// Output:
-	// 5.12s   web-7549484477: 1 pod by the retry at 5.115s (room since 5.01s)
-	// 15.24s  web-7549484477: 1 pod by the retry at 15.235s (room since 15.13s)
-	// Complete after 20.25s
+	// 5.16s   web-7549484477: 1 pod by the retry at 5.155s (room since 5.01s)
+	// 15.32s  web-7549484477: 1 pod by the retry at 15.315s (room since 15.17s)
+	// Complete after 20.33s
 }

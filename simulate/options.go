@@ -27,6 +27,7 @@ type config struct {
 	refusedImages  map[string]imageRefusal
 	refusedRS      *rsRefusal // from WithRefusedReplicaSets
 	podQuota       *podQuota  // from WithPodQuota
+	rsSync         syncTime   // from WithReplicaSetSyncTime
 	seed           uint64
 	burst          int32
 	nodes          int
@@ -53,6 +54,7 @@ func defaults() config {
 		readyDelay:     3 * time.Second,
 		terminateDelay: 5 * time.Second,
 		burst:          500,
+		rsSync:         syncTime{create: 4 * time.Millisecond, status: 4 * time.Millisecond},
 		nodes:          1,
 		maxSteps:       100_000,
 		maxPods:        1_000_000,
@@ -150,24 +152,25 @@ func WithRefusedImage(image, message string) Option {
 // the ReplicaSet controller creates the pods at its first retry at or
 // after until. The world keeps its workqueue for each refused ReplicaSet,
 // as for the Deployment (see [WithRefusedReplicaSets]): the first sync of
-// the ReplicaSet fails, its ReplicaFailure write is an event and brings a
-// second sync at once, and each failed sync adds the ReplicaSet
-// rate-limited (5ms, doubled by each failure in a row, at most 1000s; the
-// ReplicaSet controller never drops a key), the earliest pending add
-// kept; a write of the ReplicaSet by the Deployment controller (a scale)
-// is an event and a failed sync too, and its status write
-// (observedGeneration) one more. Events of the ReplicaSet's own pods are
-// not counted: a ReplicaSet refused from its creation has none (one of
-// the input's, with pods of a refused image, would sync on their changes
-// too). The step whose world move makes the pods lists the retry (see
+// the ReplicaSet fails, its ReplicaFailure write is an event and brings
+// another sync, and each failed sync adds the ReplicaSet rate-limited
+// (5ms, doubled by each failure in a row, at most 1000s, waited from the
+// sync's end; the ReplicaSet controller never drops a key), the earliest
+// pending add kept; a write of the ReplicaSet by the Deployment
+// controller (a scale) is an event and a failed sync too, and its status
+// write (observedGeneration) one more; so are the changes of its own
+// pods (running; ready or gone, with a status write). Syncs take time
+// ([WithReplicaSetSyncTime]), and what comes during one waits for its
+// end. The step whose world move makes the pods lists the retry (see
 // [Step.Admitted]). In the scenario "refused pods then allowed" (10
 // replicas, the new ReplicaSet made at 0 and scaled to 5 at 10ms, the
-// refusal ended at 7s) the retry at 10.105s, after 11 failed syncs,
+// refusal ended at 7s) the retry at 10.252s, after 11 failed syncs,
 // creates the pods; kube-controller-manager's ReplicaSet controller was
-// refused 11 times too and created them at +10.194s to +10.273s
-// (e2e/README.md). A refusal that ends before the first retry's tick
-// (3ms: the retry at 5ms) shows no ReplicaFailure at all: the condition
-// set at 0 and dropped at 5ms falls within one tick.
+// refused 11 times too, with the same gaps to within 3 ms, and created
+// them at +10.194s to +10.273s (e2e/README.md). A refusal that ends
+// within the first syncs shows no ReplicaFailure at all when both fall
+// within one tick (3ms: the sync the condition's write brings, at 8ms,
+// makes the pods; the world's step at 10ms shows neither).
 func WithRefusedImageUntil(image, message string, until time.Duration) Option {
 	return func(c *config) {
 		if c.refusedImages == nil {
@@ -256,6 +259,24 @@ func (q *podQuota) message(rs string, used int64) string {
 	return fmt.Sprintf("pods %q is forbidden: exceeded quota: %s, requested: pods=1, used: pods=%d, limited: pods=%d", rs+"-", q.name, used, q.pods)
 }
 
+// WithReplicaSetSyncTime sets how long a sync of the ReplicaSet
+// controller whose creates the apiserver refuses takes (see
+// [WithRefusedImageUntil], [WithPodQuota]): create for the refused
+// create's round trip, status more for a sync that writes the
+// ReplicaSet's status (default 4ms and 4ms). What comes while a sync runs
+// — an event, a retry falling due — waits for its end and is one sync
+// for all of it (the workqueue's dirty set), and the retry a failed sync
+// asks for waits its backoff from the sync's end. On the e2e cluster each
+// rate-limited retry of a refused ReplicaSet came 3 to 5 ms (median 4)
+// after the limiter's wait from the one before, and a sync with a status
+// write took 7 to 14 ms (e2e/README.md); with 0 and 0 syncs are
+// instantaneous, as the simulator had them until 2026-12-07, and the
+// retries of a refusal lifted at 7s come some 100 ms before the
+// cluster's.
+func WithReplicaSetSyncTime(create, status time.Duration) Option {
+	return func(c *config) { c.rsSync = syncTime{create: create, status: status} }
+}
+
 // WithSeed seeds the failure draws (default 0). The same state, options and
 // seed give the same timeline.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
@@ -342,6 +363,9 @@ func (c *config) validate() error {
 	}
 	if r := c.refusedRS; r != nil && (r.message == "" || r.until < 0) {
 		return fmt.Errorf("simulate: refused ReplicaSets until %v with message %q: want a message (the apiserver's error) and a time not before the start", r.until, r.message)
+	}
+	if d := c.rsSync; d.create < 0 || d.status < 0 {
+		return fmt.Errorf("simulate: ReplicaSet sync time %v and %v must not be negative", d.create, d.status)
 	}
 	if q := c.podQuota; q != nil && (q.name == "" || q.pods < 0) {
 		return fmt.Errorf("simulate: pod quota %q of %d pods: want a name and a limit not negative", q.name, q.pods)

@@ -41,9 +41,9 @@ func TestPodQuota(t *testing.T) {
 		want          simulate.Outcome
 		reason        string
 	}{
-		{"terminating pods count", rolling(0, 1), 4, 0, 1, 5115 * time.Millisecond, 5010 * time.Millisecond, 10, simulate.Complete,
-			"the old pod deleted at 10ms is gone at 5.01s; the new ReplicaSet, scaled to 1 at 10ms, fails at 10ms twice (the scale, then its condition's write), " +
-				"then at 15, 35, 75, 155, 315, 635 ms, 1.275, 2.555 s; the retry at 5.115s is the first after the room"},
+		{"terminating pods count", rolling(0, 1), 4, 0, 1, 5155 * time.Millisecond, 5010 * time.Millisecond, 10, simulate.Complete,
+			"the old pod deleted at 10ms is gone at 5.01s; the new ReplicaSet, scaled to 1 at 10ms, fails from 10 to 18ms (the condition's write, then its event's sync to 22), " +
+				"then each add its wait after the sync's end (4ms): 23, 47, 91, 175, 339, 663 ms, 1.307, 2.591 s; the next, at 5.155s, is the first after the room"},
 		{"a deadlock", rolling(1, 0), 4, 0, 1, 0, 0, 0, simulate.DeadlineExceeded,
 			"maxUnavailable 0 deletes no old pod until a new one is available, and the quota admits none: no room ever comes"},
 		{"room for the surge and a terminating pod", rolling(1, 0), 6, -1, 0, 0, 0, 0, simulate.Complete,

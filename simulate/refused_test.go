@@ -381,28 +381,40 @@ func TestRefusedImageUntil(t *testing.T) {
 		refused  bool
 		want     simulate.Outcome
 		reason   string
+		// timed: the default sync times (WithReplicaSetSyncTime); the
+		// other rows have instantaneous syncs, the model's arithmetic
+		// alone.
+		timed bool
 	}{
+		{"lifted at 7s, syncs timed", 7 * time.Second, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
+			10252 * time.Millisecond, 11, 5, true, simulate.Complete,
+			"syncs of 4ms, 8ms with a status write: the create's from 0 to 8 (its condition's write brings one at 8, to 12), the scale to 5 at 10 comes in it and waits: 12 to 20 (observedGeneration, one more at 20), " +
+				"the first add (13) came in that sync too; 20 to 24, then each add its wait after the sync's end: 64, 148, 312, 636 ms, 1.280, 2.564, 5.128 s, each failing; the next, 5.12s after 5.132, creates", true},
 		{"lifted at 7s", 7 * time.Second, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
 			10105 * time.Millisecond, 11, 5, true, simulate.Complete,
-			"failed syncs at 0 and 0 (the create, then the condition's write), 5ms, 10ms twice (the scale to 5, then observedGeneration), 25, 185, 505 ms, 1.145, 2.425, 4.985 s; the next waits 5.12s"},
+			"failed syncs at 0 and 0 (the create, then the condition's write), 5ms, 10ms twice (the scale to 5, then observedGeneration), 25, 185, 505 ms, 1.145, 2.425, 4.985 s; the next waits 5.12s", false},
 		{"lifted before the first retry", 3 * time.Millisecond, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
 			5 * time.Millisecond, 2, 3, false, simulate.Complete,
 			"the first sync and the one its condition's write brings fail at 0; the pending add at 5ms comes after the lift and creates the 3 pods; " +
-				"the condition set at 0 and dropped at 5ms falls within one tick: the world's step at 10ms shows neither"},
+				"the condition set at 0 and dropped at 5ms falls within one tick: the world's step at 10ms shows neither", false},
 		{"ended before the ReplicaSet was made", 5 * time.Second, []simulate.Change{simulate.SetImage(10*time.Second, "web", "nginx:refused")},
 			0, 0, 0, false, simulate.Complete,
-			"a template refused only before its ReplicaSet exists is never refused"},
+			"a template refused only before its ReplicaSet exists is never refused", false},
 		{"lifted after a day", 24 * time.Hour, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
 			24*time.Hour + 910585*time.Millisecond, 104, 5, true, simulate.Complete,
 			"the chain of the 7s row goes on doubling to 655.36s (the retry at 1310.585s, the 19th failure), then waits the limiter's ceiling, 1000s: " +
-				"2310.585s + 85×1000s, after 85 more failures, is the first retry after 24h"},
+				"2310.585s + 85×1000s, after 85 more failures, is the first retry after 24h", false},
 		{"never lifted", 0, []simulate.Change{simulate.SetImage(0, "web", "nginx:refused")},
 			0, 0, 0, true, simulate.DeadlineExceeded,
-			"WithRefusedImage: no pod is ever made and the progress deadline passes"},
+			"WithRefusedImage: no pod is ever made and the progress deadline passes", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			tl, err := simulate.Run(steady(t, deployment(10)), simulate.WithRefusedImageUntil("nginx:refused", refusedMessage, tt.until),
-				simulate.WithTick(tick), simulate.WithChanges(tt.changes...))
+			opts := []simulate.Option{simulate.WithRefusedImageUntil("nginx:refused", refusedMessage, tt.until),
+				simulate.WithTick(tick), simulate.WithChanges(tt.changes...)}
+			if !tt.timed {
+				opts = append(opts, simulate.WithReplicaSetSyncTime(0, 0))
+			}
+			tl, err := simulate.Run(steady(t, deployment(10)), opts...)
 			if err != nil {
 				t.Fatal(err)
 			}

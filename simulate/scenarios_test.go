@@ -188,7 +188,7 @@ func scenarios() []scenario {
 		{
 			name: "refused pods then allowed",
 			reason: "an admission webhook refuses nginx:refused pods until 7s: the new ReplicaSet gets ReplicaFailure and no pod, the rollout stalls at 8 available; " +
-				"the lift is no event: the ReplicaSet controller's 11 failed syncs (its first two and the scale to 5 each twice: sync, then its own status write) back off to the retry at 10.105s, which creates the pods",
+				"the lift is no event: the ReplicaSet controller's 11 failed syncs (the create's and the scale's, each with its own status write, then the rate-limited retries, each waiting its backoff after a 4ms sync) back off to the retry at 10.252s, which creates the pods",
 			state: func(t testing.TB) deploysync.State { return steady(t, deployment(10)) },
 			opts: []simulate.Option{simulate.WithRefusedImageUntil("nginx:refused", refusedMessage, 7*time.Second), simulate.WithChanges(
 				simulate.SetImage(0, "web", "nginx:refused"))},

@@ -105,12 +105,21 @@ type world struct {
 }
 
 // rsRetry is the ReplicaSet controller's workqueue for one ReplicaSet
-// whose pods are refused for a time (see [WithRefusedImageUntil]): its
-// rate limiter and the pending rate-limited add.
+// whose pods are refused for a time (see [WithRefusedImageUntil],
+// [WithPodQuota]): its rate limiter, the pending rate-limited add, and
+// the worker's sync of it. A sync takes time (see
+// [WithReplicaSetSyncTime]); what comes meanwhile — an event, an add due
+// — makes the key dirty, and one sync follows at the end for all of it.
 type rsRetry struct {
 	lim ratelimit.Limiter
 	// timer is when the pending rate-limited add comes, never for none.
 	timer time.Duration
+	// queued is when a worker next takes the key (an event came, or an add
+	// fell due), never for none; free is when its last sync ended.
+	queued, free time.Duration
+	// write: the next sync writes the ReplicaSet's status (a change came
+	// that it shows), and that write is an event again.
+	write bool
 	// seen is the object the world left at its last step: another is the
 	// Deployment controller's write (or, for a new ReplicaSet, create) of
 	// the step before, an informer event.
@@ -120,105 +129,135 @@ type rsRetry struct {
 	room time.Duration
 }
 
+// syncTime is how long the ReplicaSet controller's sync of a refused
+// ReplicaSet takes (see [WithReplicaSetSyncTime]).
+type syncTime struct{ create, status time.Duration }
+
+// arrive is an event of the ReplicaSet at at (write: one its status will
+// show): the key is queued then, or at the end of a sync still running.
+func (rt *rsRetry) arrive(at time.Duration, write bool) {
+	rt.write = rt.write || write
+	rt.queued = min(rt.queued, max(at, rt.free))
+}
+
+// fail is a sync from at whose creates the apiserver refused: it ends
+// after the refused create (and its status write, if it has one to make,
+// which is an event at its end); then the key is added rate-limited, the
+// queue keeping the earlier of two pending adds.
+func (rt *rsRetry) fail(at time.Duration, d syncTime) {
+	end := at + d.create
+	if rt.write {
+		end += d.status
+	}
+	rt.free = end
+	rt.timer = min(rt.timer, end+rt.lim.When(end))
+	if rt.write {
+		rt.write = false
+		rt.arrive(end, false)
+	}
+}
+
+// run runs the syncs that start by t: each pending add due is an event; a
+// sync before until fails. It reports the first sync at or after until,
+// the one that creates the pods (taken off the queue), if one came.
+func (rt *rsRetry) run(t, until time.Duration, d syncTime) (time.Duration, bool) {
+	for {
+		if rt.timer <= t && rt.timer < rt.queued {
+			at := rt.timer
+			rt.timer = never
+			rt.arrive(at, false)
+			continue
+		}
+		if rt.queued > t {
+			return 0, false
+		}
+		at := rt.queued
+		rt.queued = never
+		if at >= until {
+			return at, true
+		}
+		rt.fail(at, d)
+	}
+}
+
 // syncs runs the ReplicaSet controller's syncs of rs from the world's
 // last step, at last, to now, and reports whether one of them comes at or
 // after until and creates the pods. The Deployment controller's write at
-// last is an event: a sync then, whose status write (a new ReplicaFailure
-// condition or observedGeneration) is an event again and brings a second
-// sync at once. The events of rs's pods are syncs too (see podEvents).
-// Each pending add due is a sync. A sync before until fails and adds rs
-// rate-limited; the queue keeps the earliest pending add.
-func (rt *rsRetry) syncs(rs *appsv1.ReplicaSet, last, now, until time.Duration, events []podEvent) (at time.Duration, admitted bool) {
+// last is an event, whose status write (a new ReplicaFailure condition or
+// observedGeneration) is an event again; the events of rs's pods too (see
+// podEvents), and each pending add due.
+func (rt *rsRetry) syncs(rs *appsv1.ReplicaSet, last, now, until time.Duration, events []podEvent, d syncTime) (at time.Duration, admitted bool) {
 	if rt.seen != rs {
-		if at, ok := rt.fire(last, until); ok {
+		if at, ok := rt.run(last, until, d); ok {
 			return at, true
 		}
-		if last >= until {
-			return last, true
-		}
-		rt.fail(last)
-		if facts.ReplicaFailure(rs.Status.Conditions) == nil || rs.Status.ObservedGeneration != rs.Generation {
-			rt.fail(last)
-		}
+		rt.arrive(last, facts.ReplicaFailure(rs.Status.Conditions) == nil || rs.Status.ObservedGeneration != rs.Generation)
 	}
 	for _, e := range events {
-		if at, ok := rt.fire(e.at, until); ok {
+		if at, ok := rt.run(e.at, until, d); ok {
 			return at, true
 		}
-		if e.at >= until {
-			return e.at, true
-		}
-		for range e.syncs {
-			rt.fail(e.at)
-		}
+		rt.arrive(e.at, e.write)
 	}
-	return rt.fire(now, until)
+	return rt.run(now, until, d)
 }
 
 // podEvent is a change of a ReplicaSet's pod the ReplicaSet controller
-// syncs on: at, and the syncs it brings.
+// syncs on: at, and whether the ReplicaSet's status shows it.
 type podEvent struct {
 	at    time.Duration
-	syncs int
+	write bool
 }
 
 // podEvents are the changes of rp's pods after last up to now, in time
-// order: a pod running (one sync), ready or gone (two: the ReplicaSet's
-// status write is an event too).
+// order: a pod running (no status change), ready or gone (a status
+// write).
 func podEvents(rp *rsPods, last, now time.Duration) []podEvent {
 	var es []podEvent
 	in := func(t time.Duration) bool { return t > last && t <= now }
 	for i := range rp.active {
 		p := &rp.active[i]
 		if in(p.started) {
-			es = append(es, podEvent{p.started, 1})
+			es = append(es, podEvent{p.started, false})
 		}
 		if in(p.ready) {
-			es = append(es, podEvent{p.ready, 2})
+			es = append(es, podEvent{p.ready, true})
 		}
 	}
 	for i := range rp.terminating {
 		if in(rp.terminating[i].gone) {
-			es = append(es, podEvent{rp.terminating[i].gone, 2})
+			es = append(es, podEvent{rp.terminating[i].gone, true})
 		}
 	}
 	slices.SortStableFunc(es, func(a, b podEvent) int { return compareDur(a.at, b.at) })
 	return es
 }
 
-// fire runs the pending adds due by t, each a sync: one before until fails
-// (and adds the next); it reports when one at or after until came, if one
-// did.
-func (rt *rsRetry) fire(t, until time.Duration) (time.Duration, bool) {
-	for rt.timer <= t {
-		at := rt.timer
-		if at >= until {
-			rt.timer = never // the add is taken off the queue
-			return at, true
-		}
-		rt.timer = at + rt.lim.When(at)
-	}
-	return 0, false
-}
-
-// fail is a failed sync at at: the ReplicaSet is added rate-limited.
-func (rt *rsRetry) fail(at time.Duration) { rt.timer = min(rt.timer, at+rt.lim.When(at)) }
-
 // admittedAt is when the first sync at or after until comes if no event
-// comes first: the pending adds, each failed sync before until adding the
-// next.
-func (rt *rsRetry) admittedAt(until time.Duration) time.Duration {
-	lim, t := rt.lim, rt.timer
-	var last time.Duration
-	for t < until {
-		wait := lim.When(t)
-		if wait == last {
-			// The limiter's ceiling: every wait from here is this one.
-			return t + (until-t+wait-1)/wait*wait
+// comes first: the syncs queued, the pending adds, each failed sync
+// before until adding the next (until is not never).
+func (rt *rsRetry) admittedAt(until time.Duration, d syncTime) time.Duration {
+	c := *rt
+	var hop time.Duration
+	for {
+		if c.queued == never && max(c.timer, c.free) < until {
+			// Only the pending add: a failed sync when it comes (or when
+			// the sync running ends), and the next add after its wait. At
+			// the limiter's ceiling every hop from here is the same: jump.
+			at := max(c.timer, c.free)
+			h := d.create + c.lim.When(at+d.create)
+			if h == hop {
+				return at + (until-at+h-1)/h*h
+			}
+			hop, c.free, c.timer = h, at+d.create, at+h
+			continue
 		}
-		t, last = t+wait, wait
+		if at, ok := c.run(until, until, d); ok {
+			return at
+		}
+		// Nothing starts by until any more: the next sync admits.
+		return min(c.queued, max(c.timer, c.free))
 	}
-	return t
 }
 
 func newWorld(cfg *config, start time.Time) *world {
@@ -655,9 +694,9 @@ func (w *world) reconcile(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 				made := max(room, 0)
 				w.create(rs, rp, admission, made, n-made, now)
 				rt := w.retry(rs)
-				for range 3 {
-					rt.fail(now)
-				}
+				rt.write = rt.write || facts.ReplicaFailure(rs.Status.Conditions) == nil || rs.Status.ObservedGeneration != rs.Generation
+				rt.fail(now, w.cfg.rsSync)
+				rt.arrive(now, true) // the pods' add events, during that sync
 				return outcome{message: q.message(rs.Name, w.counted(now)), refused: true, made: int32(made)}
 			}
 		}
@@ -688,7 +727,7 @@ func (w *world) create(rs *appsv1.ReplicaSet, rp *rsPods, admission *Admission, 
 func (w *world) retry(rs *appsv1.ReplicaSet) *rsRetry {
 	rt := w.retries[rs.UID]
 	if rt == nil {
-		rt = &rsRetry{timer: never, room: never}
+		rt = &rsRetry{timer: never, queued: never, room: never}
 		w.retries[rs.UID] = rt
 	}
 	return rt
@@ -705,7 +744,7 @@ func (w *world) admits(rs *appsv1.ReplicaSet, rp *rsPods, now, until time.Durati
 		return nil, true // the refusal ended before this ReplicaSet's sync
 	}
 	rt = w.retry(rs)
-	at, ok := rt.syncs(rs, w.last, now, until, podEvents(rp, w.last, now))
+	at, ok := rt.syncs(rs, w.last, now, until, podEvents(rp, w.last, now), w.cfg.rsSync)
 	if !ok {
 		return nil, false
 	}
@@ -1022,7 +1061,7 @@ func (w *world) next(rss []*appsv1.ReplicaSet, now time.Duration) time.Duration 
 			// ReplicaSet the last sync created is first refused at the
 			// step its write brings.)
 			if rt := w.retries[rs.UID]; until != never && rt != nil {
-				t = min(t, rt.admittedAt(until))
+				t = min(t, rt.admittedAt(until, w.cfg.rsSync))
 				if rp != nil {
 					for i := range rp.active {
 						if s := rp.active[i].started; s > now && s >= until {

@@ -285,7 +285,7 @@ func TestRefusedUntil(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{7, "Complete", "lifted at 7s: the ReplicaSet controller's retry at 10.105s makes the pods"},
+		{7, "Complete", "lifted at 7s: the ReplicaSet controller's retry at 10.252s makes the pods"},
 		{0, "ProgressDeadlineExceeded", "never lifted: no pod is made and the progress deadline passes"},
 		{-1, "refusedUntil -1: want seconds from the start", "a refusal cannot end before the start"},
 	} {

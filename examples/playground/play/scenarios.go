@@ -113,7 +113,7 @@ func Scenarios() []Scenario {
 				Script: "0s set image web=nginx:refused\n10s set image web=nginx:1.28\n"}),
 		mirror("refusedlift", "refused pods then allowed",
 			"an admission webhook refuses nginx:refused pods until 7s: the new ReplicaSet gets ReplicaFailure and no pod, the rollout stalls at 8 available; "+
-				"the lift is no event: the ReplicaSet controller's 11 failed syncs (its first two and the scale to 5 each twice: sync, then its own status write) back off to the retry at 10.105s, which creates the pods",
+				"the lift is no event: the ReplicaSet controller's 11 failed syncs (the create's and the scale's, each with its own status write, then the rate-limited retries, each waiting its backoff after a 4ms sync) back off to the retry at 10.252s, which creates the pods",
 			Request{YAML: deploymentYAML(10, def), Pods: PodModel{RefusedImages: []string{"nginx:refused"}, RefusedUntil: 7},
 				Script: "0s set image web=nginx:refused\n"}),
 		mirror("quota", "replica sets refused then allowed",
