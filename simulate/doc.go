@@ -24,7 +24,8 @@
 // the Deployment controller's retries with the workqueue's backoff and its
 // drop of the key after 15); a ResourceQuota may cap the namespace's pods
 // ([WithPodQuota]: terminating pods counted until gone, the creates past
-// the room refused and retried);
+// the room refused and retried; the ReplicaSet controller's syncs timed
+// as a real one's, [WithReplicaSetSyncTime]);
 // deleted pods terminate for a while. Every knob is an [Option]. Scripted
 // [Change]s edit the Deployment mid-run: a new image, a new size, pause and
 // resume, a rollback, an annotation.
