@@ -209,7 +209,7 @@ const measure = `(() => {
   const vw = window.innerWidth;
   const de = document.documentElement;
   const ids = ['scenario', 'yaml', 'script', 'kversion', 'begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate',
-    'seed', 'failingImages', 'refusedImages', 'refusedUntil', 'replicaSetQuota', 'collision', 'first', 'back', 'play', 'step', 'last', 'cursor', 'share'];
+    'seed', 'failingImages', 'refusedImages', 'refusedUntil', 'podQuota', 'replicaSetQuota', 'collision', 'first', 'back', 'play', 'step', 'last', 'cursor', 'share'];
   const off = ids.filter((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.width <= 0 || r.left < -0.5 || r.right > vw + 0.5; });
   const clipped = [];
   const font = (svg) => {

@@ -7,6 +7,7 @@
 package play
 
 import (
+	"strconv"
 	"errors"
 	"fmt"
 	"strings"
@@ -53,6 +54,11 @@ type Request struct {
 	// until that time from the start (a Go duration, "7s"), or for the
 	// whole run ("always"). See simulate.WithRefusedReplicaSets.
 	ReplicaSetQuota string `json:"replicaSetQuota,omitempty"`
+	// PodQuota, when set, is a ResourceQuota's hard pods on the namespace
+	// (a whole number; "0" admits none): the apiserver refuses the pods
+	// past it, counting terminating pods until they are gone. See
+	// simulate.WithPodQuota.
+	PodQuota string `json:"podQuota,omitempty"`
 	// MaxSteps is the step limit (0: 2000).
 	MaxSteps int `json:"maxSteps,omitempty"`
 	// KubernetesVersion is the minor whose controller decides ("1.33" …
@@ -363,6 +369,13 @@ func build(req Request, d *appsv1.Deployment) (deploysync.State, []simulate.Opti
 	}
 	for _, img := range p.RefusedImages {
 		opts = append(opts, simulate.WithRefusedImageUntil(img, RefusedMessage(img), seconds(p.RefusedUntil)))
+	}
+	if req.PodQuota != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(req.PodQuota), 10, 64)
+		if err != nil || n < 0 {
+			return s, nil, fmt.Errorf("podQuota %q: want a whole number of pods, 0 or more", req.PodQuota)
+		}
+		opts = append(opts, simulate.WithPodQuota("pods", n))
 	}
 	if req.ReplicaSetQuota != "" {
 		o, err := quotaOption(req, s.Deployment, changes)

@@ -277,6 +277,31 @@ func TestReplicaSetQuota(t *testing.T) {
 	}
 }
 
+// TestPodQuota: the page's pod quota, a bad one as a problem of the page.
+func TestPodQuota(t *testing.T) {
+	for _, c := range []struct {
+		quota  string
+		want   string
+		reason string
+	}{
+		{"10", "Complete", "a quota of just the 10 replicas under 25%/25%: the surge is refused, but maxUnavailable 2 deletes old pods, and each new pod comes once an old one is gone"},
+		{"4", "ProgressDeadlineExceeded", "a quota below the 10 pods running admits no new pod at all: the rollout passes its deadline"},
+		{"-1", `podQuota "-1": want a whole number of pods, 0 or more`, "a negative quota is a mistake, named"},
+		{"many", `podQuota "many": want a whole number`, "not a number"},
+	} {
+		req := Scenarios()[0].Request
+		req.PodQuota = c.quota
+		res := Run(req)
+		got := res.Outcome
+		if len(res.Problems) > 0 {
+			got = res.Problems[0].Message
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("podQuota %q: %q, want %q (%s)", c.quota, got, c.want, c.reason)
+		}
+	}
+}
+
 // TestRefusedUntil: the end of a pod refusal, and a bad one as a problem
 // of the page.
 func TestRefusedUntil(t *testing.T) {

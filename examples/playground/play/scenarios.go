@@ -124,6 +124,10 @@ func Scenarios() []Scenario {
 			"the quota stays full for 3 minutes: the 16th failure, at 163.84s, would wait 163.84s more, but the controller drops the Deployment after 15 retries; "+
 				"raised at 180s, nothing happens, at 327.68s neither, until the Deployment changes (an annotation at 340s), and the rollout then runs",
 			Request{YAML: deploymentYAML(10, def), ReplicaSetQuota: "180s", Script: upgrade + "340s annotate example.com/retry=1\n"}),
+		mirror("podquota", "pod quota with maxSurge 0",
+			"a quota of 4 pods on 4 replicas, rolled with maxSurge 0 and maxUnavailable 1 (diagnose's way out of the maxSurge deadlock): each new pod is refused until the old pod deleted for it is gone, "+
+				"since the quota counts terminating pods, and comes at the ReplicaSet controller's next retry",
+			Request{YAML: deploymentYAML(4, rolling("0", "1")), PodQuota: "4", Script: upgrade}),
 		mirror("minready", "min ready seconds",
 			"minReadySeconds 10: a pod counts as available only after being ready for more than 10s, which paces the rollout",
 			Request{YAML: deploymentYAML(4, def, "minReadySeconds: 10"), Script: upgrade}),

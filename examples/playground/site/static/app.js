@@ -155,7 +155,7 @@ function wire() {
     app.compareMinor = app.result ? app.result.minor : '';
     edited();
   });
-  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'refusedImages', 'refusedUntil', 'replicaSetQuota', 'collision']) {
+  for (const id of ['begin', 'startDelay', 'readyDelay', 'terminationDelay', 'failureRate', 'seed', 'failingImages', 'refusedImages', 'refusedUntil', 'podQuota', 'replicaSetQuota', 'collision']) {
     $(id).addEventListener(['failingImages', 'refusedImages', 'replicaSetQuota'].includes(id) ? 'input' : 'change', edited);
   }
   $('first').addEventListener('click', () => seek(0));
@@ -231,6 +231,7 @@ function fill(req, sc) {
   $('failingImages').value = (p.failingImages || []).join(', ');
   $('refusedImages').value = (p.refusedImages || []).join(', ');
   $('refusedUntil').value = p.refusedUntil ?? 0;
+  $('podQuota').value = req.podQuota || '';
   $('replicaSetQuota').value = req.replicaSetQuota || '';
   $('collision').checked = !!req.collision;
   gutter('yaml');
@@ -254,6 +255,8 @@ function request() {
   if (refused.length) req.pods.refusedImages = refused;
   if (num('refusedUntil') > 0) req.pods.refusedUntil = num('refusedUntil');
   if ($('begin').value !== 'steady') req.begin = $('begin').value;
+  const podQuota = $('podQuota').value.trim();
+  if (podQuota) req.podQuota = podQuota;
   const quota = $('replicaSetQuota').value.trim();
   if (quota) req.replicaSetQuota = quota;
   if ($('collision').checked) req.collision = true;
@@ -273,7 +276,7 @@ function markCustom() {
 function canon(r) {
   const p = r.pods || {};
   return { yaml: r.yaml || '', script: r.script || '', begin: r.begin || 'steady', collision: !!r.collision,
-    kubernetesVersion: r.kubernetesVersion || '', replicaSetQuota: r.replicaSetQuota || '',
+    kubernetesVersion: r.kubernetesVersion || '', replicaSetQuota: r.replicaSetQuota || '', podQuota: r.podQuota || '',
     pods: [p.startDelay || 0, p.readyDelay || 0, p.terminationDelay || 0, p.failureRate || 0, p.seed || 0, (p.failingImages || []).join(','),
       (p.refusedImages || []).join(','), p.refusedUntil || 0] };
 }
