@@ -94,23 +94,45 @@ func retryGaps(at []time.Time) []retryGap {
 // ReplicaSet's creation, its status write, a scale) comes before its wait,
 // so a gap shorter than the limiter's wait is an event's; the gaps after
 // the last such one are the limiter's alone, and each must be its wait
-// plus the sync's own time (at most 10% and 20 ms more). It returns how
-// many gaps were so held, and those that were not.
-func judgeRetries(gaps []retryGap) (held int, bad []string) {
+// plus the sync's own time (at most 10% and 20 ms more). A gap of twice
+// that wait is held too, as a failed sync that made no create between
+// (unseen): v1.37's ReplicaSet controller fails a sync whose informer is
+// older than its own last write before it reads anything
+// (pkg/controller/util/consistency, feature StaleControllerConsistencyReplicaSet:
+// "read version … is not as new as written version" in its log), and so
+// adds the key rate-limited once more; every later wait is then one
+// doubling on. It returns how many gaps were so held, the failed syncs
+// without a create it inferred, and the gaps that were not held.
+func judgeRetries(gaps []retryGap) (held, unseen int, bad []string) {
 	from := 0
 	for i, g := range gaps {
 		if g.gap < g.wait {
 			from = i + 1
 		}
 	}
+	fits := func(gap, wait time.Duration) bool { return gap >= wait && gap <= wait+wait/10+20*time.Millisecond }
 	for _, g := range gaps[from:] {
-		if g.gap > g.wait+g.wait/10+20*time.Millisecond {
-			bad = append(bad, fmt.Sprintf("after refusal %d: %v, the limiter waits %v", g.k, g.gap.Round(time.Millisecond), g.wait))
+		wait := shifted(g.wait, unseen)
+		switch {
+		case fits(g.gap, wait):
+		case fits(g.gap, shifted(wait, 1)):
+			unseen++
+		default:
+			bad = append(bad, fmt.Sprintf("after refusal %d: %v, the limiter waits %v", g.k, g.gap.Round(time.Millisecond), wait))
 			continue
 		}
 		held++
 	}
-	return held, bad
+	return held, unseen, bad
+}
+
+// shifted is the limiter's wait n failures on from wait (each doubles it,
+// up to the 1000 s ceiling).
+func shifted(wait time.Duration, n int) time.Duration {
+	for ; n > 0; n-- {
+		wait = min(2*wait, 1000*time.Second)
+	}
+	return wait
 }
 
 func formatRetryGaps(gaps []retryGap) string {

@@ -22,22 +22,27 @@ func TestJudgeRetries(t *testing.T) {
 		name   string
 		gaps   []time.Duration
 		held   int
+		unseen int
 		bad    int
 		reason string
 	}{
-		{"measured", []time.Duration{13 * ms, 4 * ms, 7 * ms, 46 * ms, 86 * ms, 170 * ms, 326 * ms, 649 * ms, 1288 * ms, 2570 * ms}, 7, 0,
+		{"measured", []time.Duration{13 * ms, 4 * ms, 7 * ms, 46 * ms, 86 * ms, 170 * ms, 326 * ms, 649 * ms, 1288 * ms, 2570 * ms}, 7, 0, 0,
 			"the first run of 2026-12-07: syncs brought by events, then from 40 ms doubling, each a few ms late"},
-		{"no doubling", []time.Duration{5 * ms, 10 * ms, 20 * ms, 20 * ms, 20 * ms}, 0, 0,
+		{"no doubling", []time.Duration{5 * ms, 10 * ms, 20 * ms, 20 * ms, 20 * ms}, 0, 0, 0,
 			"retries that come before their doubled waits leave nothing held (the caller wants at least 5)"},
-		{"too late", []time.Duration{5 * ms, 10 * ms, 20 * ms, 200 * ms}, 3, 1,
+		{"too late", []time.Duration{5 * ms, 10 * ms, 20 * ms, 200 * ms}, 3, 0, 1,
 			"a retry far past its wait is not the limiter's either"},
-		{"events only", []time.Duration{1 * ms, 1 * ms}, 0, 0,
+		{"events only", []time.Duration{1 * ms, 1 * ms}, 0, 0, 0,
 			"gaps all shorter than the waits hold nothing (the caller wants at least 5)"},
+		{"a failed sync without a create", []time.Duration{17 * ms, 45 * ms, 24 * ms, 33 * ms, 32 * ms, 323 * ms, 643 * ms, 1283 * ms, 2563 * ms}, 4, 1, 0,
+			"the long run of 2026-12-07 13:42: from refusal 6 every gap is twice the limiter's wait by the count of refusals: one failed sync made no create (the stale-cache check) and the waits are one doubling on"},
+		{"twice, then again", []time.Duration{5 * ms, 10 * ms, 40 * ms, 80 * ms, 320 * ms}, 5, 2, 0,
+			"each unseen failure doubles every later wait once more"},
 	}
 	for _, tt := range tests {
-		held, bad := judgeRetries(retryGaps(at(tt.gaps...)))
-		if held != tt.held || len(bad) != tt.bad {
-			t.Errorf("%s: held %d, bad %v; want %d held, %d bad (%s)", tt.name, held, bad, tt.held, tt.bad, tt.reason)
+		held, unseen, bad := judgeRetries(retryGaps(at(tt.gaps...)))
+		if held != tt.held || unseen != tt.unseen || len(bad) != tt.bad {
+			t.Errorf("%s: held %d, unseen %d, bad %v; want %d held, %d unseen, %d bad (%s)", tt.name, held, unseen, bad, tt.held, tt.unseen, tt.bad, tt.reason)
 		}
 	}
 }

@@ -240,8 +240,15 @@ func (r *rsRefusal) refusing(now time.Duration) bool {
 // no event of the ReplicaSet, so its pods come at its first retry, or
 // event, after the room appears. Its own pods' changes are events: a pod
 // running (one sync), ready or gone (two: the status write is another).
-// A sync that creates some pods but not all is counted as three failed
-// syncs (itself, its pods' add events, the status write they bring).
+// A sync that creates some pods but not all fails three times in a row:
+// itself, the sync its pods' add events bring (they come while it runs),
+// and the one that sync's status write brings; the backoff is not reset,
+// so a partial room can make the rest wait long. In the scenario "pod
+// quota with maxSurge 0" (4 replicas, a quota of 4, maxSurge 0 and
+// maxUnavailable 1) each new pod comes at the 11th sync, 10 of them
+// refused, as on kube-controller-manager (e2e/README.md, "A pod quota
+// the rollout waits on"); a room within some 100 ms of a retry makes a
+// real cluster's rollout take either path, which no model predicts.
 // pods must not be negative (a quota of 0 admits none).
 func WithPodQuota(name string, pods int64) Option {
 	return func(c *config) { c.podQuota = &podQuota{name: name, pods: pods} }
