@@ -266,11 +266,7 @@ func TestReplicaSetQuota(t *testing.T) {
 	} {
 		req := Scenarios()[0].Request
 		req.ReplicaSetQuota = c.quota
-		res := Run(req)
-		got := res.Outcome
-		if len(res.Problems) > 0 {
-			got = res.Problems[0].Message
-		}
+		got := outcomeOrProblem(req)
 		if !strings.Contains(got, c.want) {
 			t.Errorf("quota %q: %q, want %q (%s)", c.quota, got, c.want, c.reason)
 		}
@@ -291,11 +287,7 @@ func TestPodQuota(t *testing.T) {
 	} {
 		req := Scenarios()[0].Request
 		req.PodQuota = c.quota
-		res := Run(req)
-		got := res.Outcome
-		if len(res.Problems) > 0 {
-			got = res.Problems[0].Message
-		}
+		got := outcomeOrProblem(req)
 		if !strings.Contains(got, c.want) {
 			t.Errorf("podQuota %q: %q, want %q (%s)", c.quota, got, c.want, c.reason)
 		}
@@ -317,11 +309,7 @@ func TestRefusedUntil(t *testing.T) {
 		req := Scenarios()[0].Request
 		req.Script = "0s set image web=nginx:refused\n"
 		req.Pods.RefusedImages, req.Pods.RefusedUntil = []string{"nginx:refused"}, c.until
-		res := Run(req)
-		got := res.Outcome
-		if len(res.Problems) > 0 {
-			got = res.Problems[0].Message
-		}
+		got := outcomeOrProblem(req)
 		if !strings.Contains(got, c.want) {
 			t.Errorf("refusedUntil %v: %q, want %q (%s)", c.until, got, c.want, c.reason)
 		}
@@ -477,4 +465,14 @@ func TestDifferences(t *testing.T) {
 	if d := Run(req).Differences; d != nil {
 		t.Errorf("the default minor compared with itself: %+v", d)
 	}
+}
+
+// outcomeOrProblem runs req and returns its outcome, or the first problem
+// the page shows when it does not run.
+func outcomeOrProblem(req Request) string {
+	res := Run(req)
+	if len(res.Problems) > 0 {
+		return res.Problems[0].Message
+	}
+	return res.Outcome
 }
