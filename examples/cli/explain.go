@@ -14,6 +14,7 @@ import (
 
 	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/deployutil"
+	"github.com/deploysync/deploysync/diagnose"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -113,7 +114,7 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 			msg = ": " + c.Message
 		}
 		return withReplicaFailure(fmt.Sprintf("the rollout made no progress for progressDeadlineSeconds (%d s) and the controller marked it failed%s",
-			ptrOr(d.Spec.ProgressDeadlineSeconds), msg), d)
+			ptrOr(d.Spec.ProgressDeadlineSeconds), msg), tl.Final)
 	case simulate.Stalled:
 		if rs, n, ok := staleDesired(d, tl.Final.ReplicaSets); ok && !hasFix(fixes, deploysync.FixStaleDesiredReplicas) {
 			return "the rollout stalled: " + staleExplanation(d, rs, n)
@@ -123,7 +124,7 @@ func outcomeNote(tl *simulate.Timeline, fixes []deploysync.Fix) string {
 				"it syncs it again only when the Deployment changes (an edit, an annotation, kubectl rollout restart)", s.Failures, s.Err)
 		}
 		if replicaFailure(d) != nil {
-			return withReplicaFailure("the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline", d)
+			return withReplicaFailure("the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline", tl.Final)
 		}
 		return "the rollout stalled: nothing is left to happen, yet it is neither complete nor past a progress deadline (pods that never become ready, and no progressDeadlineSeconds?)"
 	case simulate.StepLimit:
@@ -158,12 +159,24 @@ func replicaFailure(d *appsv1.Deployment) *appsv1.DeploymentCondition {
 
 // withReplicaFailure adds to note, a sentence, why pods are missing when
 // the Deployment has a ReplicaFailure condition: its reason and message.
-func withReplicaFailure(note string, d *appsv1.Deployment) string {
-	c := replicaFailure(d)
+func withReplicaFailure(note string, s deploysync.State) string {
+	c := replicaFailure(s.Deployment)
 	if c == nil {
 		return note
 	}
-	return strings.TrimSuffix(note, ".") + fmt.Sprintf(". Pods are missing: the ReplicaSet controller cannot create them (ReplicaFailure %s: %s)", c.Reason, c.Message)
+	note = strings.TrimSuffix(note, ".") + fmt.Sprintf(". Pods are missing: the ReplicaSet controller cannot create them (ReplicaFailure %s: %s)", c.Reason, c.Message)
+	// What diagnose says would let it go on (a full pod quota: what the
+	// strategy asks of it, and the ways out).
+	causes, err := diagnose.Rollout(s)
+	if err != nil {
+		return note
+	}
+	for _, cause := range causes {
+		if cause.Kind == diagnose.ReplicaFailure && cause.Unblock != "" {
+			return note + ". To go on: " + cause.Unblock
+		}
+	}
+	return note
 }
 
 func ptrOr(p *int32) int32 {

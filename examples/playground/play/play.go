@@ -7,9 +7,9 @@
 package play
 
 import (
-	"strconv"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
