@@ -3,7 +3,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
 
@@ -160,4 +163,80 @@ func createPodQuota(t *testing.T, ctx context.Context, client kubernetes.Interfa
 		t.Fatalf("the pod quota of %d does not refuse another pod: %v", n, err)
 	}
 	t.Logf("the pod quota of %d refuses another pod in %s %v after its create", n, ns, time.Since(start).Round(time.Millisecond))
+}
+
+// quotaLag measures the pod quota's replenishment on the cluster: the time
+// from a pod's removal (its delete event) to the quota controller's status
+// write that no longer counts it (used pods lower), which is when the
+// apiserver's ResourceQuota admission has room again. The simulator's
+// world frees the room at the pod's end (simulate.WithPodQuota).
+type quotaLag struct {
+	mu      sync.Mutex
+	removed []time.Time     // pod delete events
+	lags    []time.Duration // each quota decrease within 1 s of the last removal before it
+	other   int             // decreases later than that
+	stop    context.CancelFunc
+}
+
+// startQuotaLag watches ns's pods and its quota named podQuotaName until
+// the returned value's stop.
+func startQuotaLag(t *testing.T, client kubernetes.Interface, ns string) *quotaLag {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	q := &quotaLag{stop: cancel}
+	pw, err := client.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("watching the pods of %s: %v", ns, err)
+	}
+	qw, err := client.CoreV1().ResourceQuotas(ns).Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=" + podQuotaName})
+	if err != nil {
+		t.Fatalf("watching the pod quota of %s: %v", ns, err)
+	}
+	go func() {
+		for ev := range pw.ResultChan() {
+			if ev.Type == watch.Deleted {
+				q.mu.Lock()
+				q.removed = append(q.removed, time.Now())
+				q.mu.Unlock()
+			}
+		}
+	}()
+	go func() {
+		last := int64(-1)
+		for ev := range qw.ResultChan() {
+			rq, ok := ev.Object.(*corev1.ResourceQuota)
+			if !ok {
+				continue
+			}
+			used := rq.Status.Used[corev1.ResourcePods]
+			n := used.Value()
+			q.mu.Lock()
+			if last >= 0 && n < last && len(q.removed) > 0 {
+				// A decrease long after the last removal is not its
+				// replenishment (the quota controller's recount after
+				// something else): counted apart.
+				if lag := time.Since(q.removed[len(q.removed)-1]); lag < time.Second {
+					q.lags = append(q.lags, lag)
+				} else {
+					q.other++
+				}
+			}
+			q.mu.Unlock()
+			last = n
+		}
+	}()
+	return q
+}
+
+// String gives the measure: the median, range and count.
+func (q *quotaLag) String() string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.lags) == 0 {
+		return fmt.Sprintf("no replenishment seen (%d decreases of used pods a second or more after a removal)", q.other)
+	}
+	l := slices.Clone(q.lags)
+	slices.Sort(l)
+	return fmt.Sprintf("median %v (%v to %v) over %d replenishments (%d decreases of used pods a second or more after a removal)", l[len(l)/2].Round(100*time.Microsecond),
+		l[0].Round(100*time.Microsecond), l[len(l)-1].Round(100*time.Microsecond), len(l), q.other)
 }

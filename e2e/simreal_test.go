@@ -469,6 +469,11 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		}
 		if sc.podQuota > 0 {
 			createPodQuota(t, ctx, client, ns, sc.podQuota)
+			lag := startQuotaLag(t, client, ns)
+			t.Cleanup(lag.stop)
+			defer func() {
+				t.Logf("the pod quota's replenishment (a pod's removal → the quota controller's write): %s", lag)
+			}()
 		}
 		time.Sleep(time.Second)
 		t0 = startOnSecond(drv, rec)
