@@ -166,7 +166,7 @@ func WithRefusedImage(image, message string) Option {
 // replicas, the new ReplicaSet made at 0 and scaled to 5 at 10ms, the
 // refusal ended at 7s) the retry at 10.252s, after 11 failed syncs,
 // creates the pods; kube-controller-manager's ReplicaSet controller was
-// refused 11 times too, with the same gaps to within 3 ms, and created
+// refused 11 times too, its first gaps within 5 ms of these, and created
 // them at +10.194s to +10.273s (e2e/README.md). A refusal that ends
 // within the first syncs shows no ReplicaFailure at all when both fall
 // within one tick (3ms: the sync the condition's write brings, at 8ms,
@@ -274,12 +274,12 @@ func (q *podQuota) message(rs string, used int64) string {
 // — an event, a retry falling due — waits for its end and is one sync
 // for all of it (the workqueue's dirty set), and the retry a failed sync
 // asks for waits its backoff from the sync's end. On the e2e cluster each
-// rate-limited retry of a refused ReplicaSet came 3 to 5 ms (median 4)
-// after the limiter's wait from the one before, and a sync with a status
-// write took 7 to 14 ms (e2e/README.md); with 0 and 0 syncs are
-// instantaneous, as the simulator had them until 2026-12-07, and the
-// retries of a refusal lifted at 7s come some 100 ms before the
-// cluster's.
+// rate-limited retry of a refused ReplicaSet came 1 to 16 ms (medians 2.9
+// to 4 ms in three runs) after the limiter's wait from the one before,
+// and a sync with a status write took 7 to 14 ms (e2e/README.md); with 0
+// and 0 syncs are instantaneous, as the simulator had them until
+// 2026-12-07, and the retry after a refusal lifted at 7s comes 90 to
+// 190 ms before the cluster's.
 func WithReplicaSetSyncTime(create, status time.Duration) Option {
 	return func(c *config) { c.rsSync = syncTime{create: create, status: status} }
 }
