@@ -171,11 +171,10 @@ func createPodQuota(t *testing.T, ctx context.Context, client kubernetes.Interfa
 // apiserver's ResourceQuota admission has room again. The simulator's
 // world frees the room at the pod's end (simulate.WithPodQuota).
 type quotaLag struct {
-	mu      sync.Mutex
-	removed []time.Time     // pod delete events
-	lags    []time.Duration // each quota decrease within 1 s of the last removal before it
-	other   int             // decreases later than that
-	stop    context.CancelFunc
+	mu        sync.Mutex
+	removed   []time.Time // pod delete events, as the test's watch sees them
+	decreased []time.Time // quota status writes with fewer pods used
+	stop      context.CancelFunc
 }
 
 // startQuotaLag watches ns's pods and its quota named podQuotaName until
@@ -210,33 +209,43 @@ func startQuotaLag(t *testing.T, client kubernetes.Interface, ns string) *quotaL
 			}
 			used := rq.Status.Used[corev1.ResourcePods]
 			n := used.Value()
-			q.mu.Lock()
-			if last >= 0 && n < last && len(q.removed) > 0 {
-				// A decrease long after the last removal is not its
-				// replenishment (the quota controller's recount after
-				// something else): counted apart.
-				if lag := time.Since(q.removed[len(q.removed)-1]); lag < time.Second {
-					q.lags = append(q.lags, lag)
-				} else {
-					q.other++
-				}
+			if last >= 0 && n < last {
+				q.mu.Lock()
+				q.decreased = append(q.decreased, time.Now())
+				q.mu.Unlock()
 			}
-			q.mu.Unlock()
 			last = n
 		}
 	}()
 	return q
 }
 
-// String gives the measure: the median, range and count.
+// String gives the measure: each decrease paired with the removal nearest
+// to it within a second (the two watches are two streams: the quota's
+// event may reach the test first), the median and range of the lags, and
+// how many decreases had no removal near.
 func (q *quotaLag) String() string {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.lags) == 0 {
-		return fmt.Sprintf("no replenishment seen (%d decreases of used pods a second or more after a removal)", q.other)
+	var lags []time.Duration
+	alone := 0
+	for _, d := range q.decreased {
+		best, ok := time.Duration(0), false
+		for _, r := range q.removed {
+			if lag := d.Sub(r); lag > -time.Second && lag < time.Second && (!ok || lag.Abs() < best.Abs()) {
+				best, ok = lag, true
+			}
+		}
+		if !ok {
+			alone++
+			continue
+		}
+		lags = append(lags, best)
 	}
-	l := slices.Clone(q.lags)
-	slices.Sort(l)
-	return fmt.Sprintf("median %v (%v to %v) over %d replenishments (%d decreases of used pods a second or more after a removal)", l[len(l)/2].Round(100*time.Microsecond),
-		l[0].Round(100*time.Microsecond), l[len(l)-1].Round(100*time.Microsecond), len(l), q.other)
+	if len(lags) == 0 {
+		return fmt.Sprintf("no replenishment seen (%d decreases of used pods with no removal within a second)", alone)
+	}
+	slices.Sort(lags)
+	return fmt.Sprintf("median %v (%v to %v; negative: the quota's event reached the test first) over %d replenishments, %d decreases with no removal within a second",
+		lags[len(lags)/2].Round(100*time.Microsecond), lags[0].Round(100*time.Microsecond), lags[len(lags)-1].Round(100*time.Microsecond), len(lags), alone)
 }
