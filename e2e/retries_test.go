@@ -104,14 +104,7 @@ func retryGaps(at []time.Time) []retryGap {
 // doubling on. It returns how many gaps were so held, the failed syncs
 // without a create it inferred, and the gaps that were not held.
 func judgeRetries(gaps []retryGap) (held, unseen int, bad []string) {
-	from := 0
-	for i, g := range gaps {
-		if g.gap < g.wait {
-			from = i + 1
-		}
-	}
-	fits := func(gap, wait time.Duration) bool { return gap >= wait && gap <= wait+wait/10+20*time.Millisecond }
-	for _, g := range gaps[from:] {
+	for _, g := range gaps[afterEvents(gaps):] {
 		wait := shifted(g.wait, unseen)
 		switch {
 		case fits(g.gap, wait):
@@ -124,6 +117,24 @@ func judgeRetries(gaps []retryGap) (held, unseen int, bad []string) {
 		held++
 	}
 	return held, unseen, bad
+}
+
+// afterEvents is the index of the first gap after the last one shorter
+// than its wait (a sync an event brought): the limiter's alone from there.
+func afterEvents(gaps []retryGap) int {
+	from := 0
+	for i, g := range gaps {
+		if g.gap < g.wait {
+			from = i + 1
+		}
+	}
+	return from
+}
+
+// fits reports whether gap is wait plus a sync's own time: at most 10%
+// and 20 ms more.
+func fits(gap, wait time.Duration) bool {
+	return gap >= wait && gap <= wait+wait/10+20*time.Millisecond
 }
 
 // shifted is the limiter's wait n failures on from wait (each doubles it,
@@ -156,18 +167,12 @@ func syncExcess(at []time.Time) []time.Duration {
 		gaps := retryGaps(at)
 		n := len(gaps)
 		for i, g := range gaps {
-			if g.gap > g.wait+g.wait/10+20*time.Millisecond {
+			if g.gap >= g.wait && !fits(g.gap, g.wait) {
 				n = i
 				break
 			}
 		}
-		from := 0
-		for i, g := range gaps[:n] {
-			if g.gap < g.wait {
-				from = i + 1
-			}
-		}
-		for _, g := range gaps[from:n] {
+		for _, g := range gaps[afterEvents(gaps[:n]):n] {
 			out = append(out, g.gap-g.wait)
 		}
 		at = at[n+1:]

@@ -102,6 +102,9 @@ type world struct {
 	retries map[types.UID]*rsRetry
 	// last is the time of the world's last step.
 	last time.Duration
+	// done is step's buffer of the ReplicaSets' outcomes, kept between
+	// steps.
+	done []outcome
 }
 
 // rsRetry is the ReplicaSet controller's workqueue for one ReplicaSet
@@ -591,7 +594,8 @@ func (w *world) step(rss []*appsv1.ReplicaSet, now time.Duration) []*appsv1.Repl
 	// Every ReplicaSet is reconciled before any gone pod is dropped: the
 	// quota's room since the last step (see [WithPodQuota]) counts the
 	// pods gone in between.
-	done := make([]outcome, len(rss))
+	done := slices.Grow(w.done[:0], len(rss))[:len(rss)]
+	w.done = done
 	for i, rs := range rss {
 		seen[rs.UID] = true
 		rp := w.byUID[rs.UID]

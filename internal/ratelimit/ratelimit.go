@@ -1,9 +1,9 @@
 // Package ratelimit models, on a clock passed in, the rate limiter of the
 // Deployment controller's workqueue for the one Deployment a simulation
 // syncs, and of the ReplicaSet controller's for each ReplicaSet whose pods
-// the simulated apiserver refuses for a time (the same limiter; that
-// controller never drops a key): client-go's default controller rate
-// limiter, the larger of two waits.
+// the simulated apiserver refuses for a time or past a pod quota (the same
+// limiter; that controller never drops a key): client-go's default
+// controller rate limiter, the larger of two waits.
 //
 //   - A per-key exponential backoff: 5ms times 2 to the number of
 //     rate-limited adds since the key was last forgotten, at most 1000s. The
