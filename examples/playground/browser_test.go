@@ -296,7 +296,9 @@ var readPerf = chromedp.Evaluate[perf](`new Promise((resolve) => {
 // and by key, and back), checks every scenario's transcript and every step
 // of the stepped one against the simulator's goldens, edits the YAML into
 // an invalid Deployment and checks the library's error at its line, follows
-// a shared link, measures the time to first paint, and saves screenshots
+// a shared link, types the what-if fields (the pod quota, the ReplicaSet
+// quota, the refused images) and checks each run and each bad value's
+// problem against play.Run, measures the time to first paint, and saves screenshots
 // under its artifact directory (go test -artifacts keeps them).
 func TestPlaygroundInChromium(t *testing.T) {
 	browser := chromium(t)
@@ -776,6 +778,73 @@ func TestPlaygroundInChromium(t *testing.T) {
 	if !strings.Contains(got.Label, "1.34") || !strings.Contains(got.Diff, "1.34 decides differently from 1.37") ||
 		!strings.Contains(got.Diff, fmt.Sprintf("%d of the steps", diff.Steps)) || !strings.Contains(got.Diff, diff.Lines[0].Other[0]) {
 		t.Errorf("as 1.34 the header says %q and the differences %q; want 1.34, and %d steps differing from 1.37 with %q", got.Label, got.Diff, diff.Steps, diff.Lines[0].Other[0])
+	}
+
+	// 7. The what-if fields, typed key by key into the default scenario:
+	// each run is the one play.Run makes of the request with that value
+	// (its whole transcript), the scenario list calls it edited, and a bad
+	// value is the page's problem in play.Run's words, with the run
+	// controls disabled until the field is emptied again.
+	for _, c := range []struct {
+		id, value, bad string
+		set            func(*play.Request, string)
+	}{
+		{"podQuota", "10", "many", func(r *play.Request, v string) { r.PodQuota = v }},
+		{"replicaSetQuota", "7s", "soon", func(r *play.Request, v string) { r.ReplicaSetQuota = v }},
+		{"refusedImages", "nginx:1.28", "", func(r *play.Request, v string) { r.Pods.RefusedImages = []string{v} }},
+	} {
+		pick(def.ID)
+		typeInto := func(v string) {
+			t.Helper()
+			eval(fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = ''; e.dispatchEvent(new Event('input')); e.dispatchEvent(new Event('change')); return ''; })()`, c.id))
+			if v != "" {
+				// Tab leaves the field, which is when a text input's change
+				// event fires.
+				do("type into "+c.id, chromedp.SendKeys(chromedp.CSS("#"+c.id), v), chromedp.KeyEvent(kb.Tab))
+			}
+		}
+		req := def.Request
+		c.set(&req, c.value)
+		want, err := play.Transcript(req)
+		if err != nil {
+			t.Fatalf("%s %q: natively %v", c.id, c.value, err)
+		}
+		if want == readGolden(t, def).transcript {
+			t.Fatalf("%s %q changes nothing natively: the row proves nothing", c.id, c.value)
+		}
+		typeInto(c.value)
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById('transcript').textContent === %q`, want), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Errorf("%s typed %q: the page shows\n%s\nwant play.Run's\n%s", c.id, c.value, read().Whole, want)
+		}
+		if sc := eval(`document.getElementById('scenario').value`); sc != "custom" {
+			t.Errorf("%s typed %q: the scenario list says %q, want custom", c.id, c.value, sc)
+		}
+		if c.bad == "" {
+			continue
+		}
+		bad := def.Request
+		c.set(&bad, c.bad)
+		probs := play.Run(bad).Problems
+		if len(probs) != 1 {
+			t.Fatalf("%s %q: natively the problems %+v, want one", c.id, c.bad, probs)
+		}
+		typeInto(c.bad)
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelectorAll('#problems li').length > 0`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatalf("%s typed %q: no problem shown: %v", c.id, c.bad, err)
+		}
+		type shownProblem struct{ Problem, Disabled string }
+		sh, err := chromedp.Run(bctx, chromedp.Evaluate[shownProblem](`({Problem: document.querySelector('#problems li').textContent,
+		  Disabled: ['play', 'step', 'last', 'cursor'].filter((id) => document.getElementById(id).disabled).join(',')})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (shownProblem{probs[0].Message, "play,step,last,cursor"}); sh != want {
+			t.Errorf("%s typed %q: the page shows %+v, want %+v", c.id, c.bad, sh, want)
+		}
+		typeInto("")
+		if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelectorAll('#problems li').length === 0 && !document.getElementById('play').disabled`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Errorf("%s emptied: the problem stays or the controls stay disabled: %v", c.id, err)
+		}
 	}
 
 	mu.Lock()
