@@ -76,26 +76,33 @@ func TestSimRecorderDeletions(t *testing.T) {
 // ReplicaSet controller can commit them: only a create past the size the
 // new ReplicaSet had before the scale-down, committed before the
 // scale-down's delete, is recorded as overtaking (it is what lets the real
-// peak exceed the simulator's, and then the peak is only reported). The
-// resourceVersions are the commit order, as one etcd gives them.
+// peak exceed the simulator's), and the peak with such creates put after
+// the deletions they overtook (what the comparison then asserts) is the
+// course without them. The resourceVersions are the commit order, as one
+// etcd gives them.
 func TestSimRecorderOvertaken(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		// steps: "rs NAME SIZE" writes a ReplicaSet's size, "pod NAME RS"
 		// creates a pod, "del NAME RS" deletes one.
 		steps     []string
-		overtaken int // pods that overtook web-1's scale-down
-		peak      int32
+		overtaken int   // pods that overtook web-1's scale-down
+		peak      int32 // pods not terminating at the most
+		inOrder   int32 // the peak with the overtaking creates after the deletions they overtook
 		reason    string
 	}{
-		{"delete first", []string{"rs web-1 1", "rs web-2 1", "del b web-1", "pod c web-2"}, 0, 2,
-			"one ReplicaSet worker's usual order: the old ReplicaSet's delete, then the new one's create, as the simulator's world does"},
-		{"create first", []string{"rs web-1 1", "rs web-2 1", "pod c web-2", "del b web-1"}, 1, 3,
-			"the new ReplicaSet's create, for a write after the scale-down, reached the apiserver before the old one's delete: one pod more than the simulator's world has"},
-		{"earlier write's create", []string{"rs web-2 1", "rs web-1 1", "pod c web-2", "del b web-1"}, 0, 3,
-			"the create answers the scale-up written before the scale-down (a slow-start batch still going): the writes are done in their order"},
-		{"earlier write's create, a later scale-up meanwhile", []string{"rs web-2 1", "rs web-1 1", "rs web-2 2", "pod c web-2", "pod d web-2", "del b web-1"}, 1, 4,
-			"1000 replicas' start: the first pod answers the scale-up before the scale-down, the second one past it, which the scale-down's delete should have preceded"},
+		{"delete first", []string{"rs web-1 1", "rs web-2 1", "del b web-1", "pod c web-2"}, 0, 2, 2,
+			"one ReplicaSet worker's usual order: the old ReplicaSet's delete, then the new one's create, as the simulator's world does; nothing moved, the peak as recorded"},
+		{"create first", []string{"rs web-1 1", "rs web-2 1", "pod c web-2", "del b web-1"}, 1, 3, 2,
+			"the new ReplicaSet's create, for a write after the scale-down, reached the apiserver before the old one's delete: one pod more than the simulator's world has, and none more once the create is put after the delete"},
+		{"earlier write's create", []string{"rs web-2 1", "rs web-1 1", "pod c web-2", "del b web-1"}, 0, 3, 3,
+			"the create answers the scale-up written before the scale-down (a slow-start batch still going): the writes are done in their order, nothing moved"},
+		{"earlier write's create, a later scale-up meanwhile", []string{"rs web-2 1", "rs web-1 1", "rs web-2 2", "pod c web-2", "pod d web-2", "del b web-1"}, 1, 4, 3,
+			"1000 replicas' start: the first pod answers the scale-up before the scale-down, the second one past it, which the scale-down's delete should have preceded; in order the second comes after the delete: 3, not 4"},
+		{"overtaken deletion never comes", []string{"rs web-1 1", "rs web-2 1", "pod c web-2"}, 1, 3, 3,
+			"the scale-down's delete is not in the record: the create that passed it goes to the record's end, where it still makes 3"},
+		{"two deletions, one create between", []string{"rs web-1 0", "rs web-2 2", "del a web-1", "pod c web-2", "del b web-1", "pod d web-2"}, 1, 2, 2,
+			"−2 then +2: c comes after a's delete but before b's, which it overtakes; at 2 either way (a's delete made room), so moving it changes nothing"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var rv uint64
@@ -135,15 +142,15 @@ func TestSimRecorderOvertaken(t *testing.T) {
 			if len(r.downs) != 1 {
 				t.Fatalf("%d scale-downs recorded, want 1", len(r.downs))
 			}
-			if got := r.overtaking(r.downs[0]); got != tt.overtaken {
-				t.Errorf("%d pods overtook the scale-down, want %d (%s)", got, tt.overtaken, tt.reason)
+			if got, _ := r.overtaking(r.downs[0]); len(got) != tt.overtaken {
+				t.Errorf("%d pods overtook the scale-down, want %d (%s)", len(got), tt.overtaken, tt.reason)
 			}
 			res, _, _ := r.result(r.origin)
 			if want := min(tt.overtaken, 1); len(res.Overtaken) != want {
 				t.Errorf("overtaken scale-downs %q, want %d (%s)", res.Overtaken, want, tt.reason)
 			}
-			if res.PeakPods != tt.peak {
-				t.Errorf("peak %d, want %d (%s)", res.PeakPods, tt.peak, tt.reason)
+			if res.PeakPods != tt.peak || res.PeakInOrder != tt.inOrder {
+				t.Errorf("peak %d, in order %d; want %d and %d (%s)", res.PeakPods, res.PeakInOrder, tt.peak, tt.inOrder, tt.reason)
 			}
 		})
 	}
