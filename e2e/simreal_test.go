@@ -1467,8 +1467,8 @@ func (r *simRecorder) overtaking(d *scaleDown) (creates []uint64, end uint64) {
 }
 
 // peakInOrder is the peak of the pods not terminating with every
-// overtaking create (moved: its resourceVersion → the one it overtook, 0
-// for never) put just after what it overtook: the cluster's course had
+// overtaking create (moved: its resourceVersion → the one it overtook,
+// math.MaxUint64 for deletions that never all came) put just after what it overtook: the cluster's course had
 // the ReplicaSet controller done the writes in their order, as the
 // simulator's world does. Without moves it is the peak as recorded.
 func (r *simRecorder) peakInOrder(moved map[uint64]uint64) int32 {
@@ -1480,9 +1480,6 @@ func (r *simRecorder) peakInOrder(moved map[uint64]uint64) int32 {
 	ks := make([]keyed, 0, len(r.changes))
 	for _, c := range r.changes {
 		if end, ok := moved[c.rv]; ok && c.delta > 0 {
-			if end == 0 {
-				end = math.MaxUint64 // deletions that never all came: after the record
-			}
 			ks = append(ks, keyed{end, true, c.delta})
 			continue
 		}
@@ -1519,10 +1516,12 @@ func (r *simRecorder) result(t0 time.Time) (simRealResult, time.Duration, []simD
 		if creates, end := r.overtaking(d); len(creates) > 0 {
 			overtaken = append(overtaken, fmt.Sprintf("%s −%d seen at +%v: %d pods of other ReplicaSets, scaled up after it, created before all its deletions",
 				d.rs, d.n, d.at.Sub(t0).Round(time.Millisecond), len(creates)))
+			if end == 0 {
+				end = math.MaxUint64 // its deletions never all came: after the record
+			}
 			for _, c := range creates {
-				if e, ok := moved[c]; !ok || e < end {
-					moved[c] = end
-				}
+				// A create that overtook several scale-downs goes after the last.
+				moved[c] = max(moved[c], end)
 			}
 		}
 		order, _ := replicaset.DeletionOrder(d.before, map[string]int{"no-kubelet": len(d.before)}, d.ranked)
