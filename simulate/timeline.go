@@ -240,11 +240,11 @@ func (t *Timeline) Duration() time.Duration {
 // the Deployment controller wrote after them. A real
 // kube-controller-manager can commit such a create first for a moment (its
 // workers race, or the new ReplicaSet was queued before the old one), and
-// then the cluster briefly has up to the scale-up's size more pods than
-// this peak: one more in rolling 1000 replicas on the e2e cluster, in
-// both runs with five ReplicaSet workers (kube-controller-manager's
-// default) and in some with one (e2e/README.md, "A peak the overtaking
-// accounts for").
+// then the cluster briefly has more pods than this peak: one more in
+// rolling 1000 replicas on the e2e cluster (each overtaking create the
+// only one of its scale-up), in both runs with five ReplicaSet workers
+// (kube-controller-manager's default) and in some with one
+// (e2e/README.md, "A peak the overtaking accounts for").
 func (t *Timeline) PeakPods() (pods, withTerminating int32) {
 	for _, s := range t.Steps {
 		pods = max(pods, s.Totals.Pods)
