@@ -57,3 +57,24 @@ func ExampleSync() {
 	//   - delete pod c, 2 of 3 in the deletion order: node "node-1" with 2 related active pods, phase Running, not ready, deletion cost 0, most restarts 0
 	// - update status: status: replicas 3, fully labeled 3, ready 0, available 0 (minReadySeconds 0), terminating 0, observed generation 2
 }
+
+// Three ready pods of one logarithmic bucket go round in a circle: a
+// before b and b before c by UID (their ready times differ), c before a by
+// creation (the same ready time, c created in a younger bucket). Whichever
+// pod a scale-down by one deletes, one kept pod is not ranked after it, so
+// the pod a real controller deletes depends on its cache's order.
+func ExampleUnsettled() {
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	pod := func(name string, readyAgo, createdAgo time.Duration) *corev1.Pod {
+		return &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name), CreationTimestamp: metav1.NewTime(now.Add(-createdAgo))},
+			Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{
+				Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now.Add(-readyAgo))}}},
+		}
+	}
+	pods := []*corev1.Pod{pod("a", 10*time.Second, 40*time.Second), pod("b", 12*time.Second, time.Minute), pod("c", 10*time.Second, 12*time.Second)}
+	order, ranks := replicaset.DeletionOrder(pods, nil, now)
+	fmt.Println("deletes", order[0].Name, "; kept pods not ranked after it:", replicaset.Unsettled(ranks, 1, now)[0])
+	// Output:
+	// deletes a ; kept pods not ranked after it: 1
+}

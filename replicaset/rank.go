@@ -120,8 +120,12 @@ func (s ranked) Swap(i, j int) {
 	s.ranks[i], s.ranks[j] = s.ranks[j], s.ranks[i]
 }
 
-func (s ranked) Less(i, j int) bool {
-	a, b := &s.ranks[i], &s.ranks[j]
+func (s ranked) Less(i, j int) bool { return lessRanks(&s.ranks[i], &s.ranks[j], s.now) }
+
+// lessRanks reports whether upstream's ActivePodsWithRanks puts the pod
+// ranked a before the pod ranked b at now, rule by rule (see
+// [DeletionOrder]).
+func lessRanks(a, b *Rank, now time.Time) bool {
 	if a.Node != b.Node && (a.Node == "" || b.Node == "") {
 		return a.Node == ""
 	}
@@ -138,7 +142,7 @@ func (s ranked) Less(i, j int) bool {
 		return a.OnNode > b.OnNode
 	}
 	if a.Ready && b.Ready && !a.ReadySince.Equal(b.ReadySince) {
-		return s.newer(a.ReadySince, b.ReadySince, a.UID, b.UID)
+		return newer(now, a.ReadySince, b.ReadySince, a.UID, b.UID)
 	}
 	if a.Restarts != b.Restarts {
 		return a.Restarts > b.Restarts
@@ -147,23 +151,23 @@ func (s ranked) Less(i, j int) bool {
 		return a.SidecarRestarts > b.SidecarRestarts
 	}
 	if !a.Created.Equal(b.Created) {
-		return s.newer(a.Created, b.Created, a.UID, b.UID)
+		return newer(now, a.Created, b.Created, a.UID, b.UID)
 	}
 	return false
 }
 
-// newer reports whether time a (of the pod with UID ua) goes before b:
-// unscaled when now or either time is zero (a zero time first, else the
-// later time first), otherwise by the base-2 logarithm of the age at now,
-// the younger bucket first and the lower UID first within a bucket.
-func (s ranked) newer(a, b time.Time, ua, ub types.UID) bool {
-	if s.now.IsZero() || a.IsZero() || b.IsZero() {
+// newer reports whether time a (of the pod with UID ua) goes before b at
+// now: unscaled when now or either time is zero (a zero time first, else
+// the later time first), otherwise by the base-2 logarithm of the age at
+// now, the younger bucket first and the lower UID first within a bucket.
+func newer(now, a, b time.Time, ua, ub types.UID) bool {
+	if now.IsZero() || a.IsZero() || b.IsZero() {
 		if a.IsZero() || b.IsZero() {
 			return a.IsZero()
 		}
 		return a.After(b)
 	}
-	if d := logBucket(s.now.Sub(a)) - logBucket(s.now.Sub(b)); d != 0 {
+	if d := logBucket(now.Sub(a)) - logBucket(now.Sub(b)); d != 0 {
 		return d < 0
 	}
 	return ua < ub

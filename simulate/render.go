@@ -426,16 +426,24 @@ func writeDeleted(b *strings.Builder, ds []Deletion) {
 			if k > 0 {
 				sep = "; "
 			}
-			fmt.Fprintf(b, "%s#%d %s (%s%s)", sep, d.Position, d.Pod, d.Why, tiedText(d.Tied))
+			fmt.Fprintf(b, "%s#%d %s (%s%s%s)", sep, d.Position, d.Pod, d.Why, tiedText(d.Tied), unsettledText(d.Unsettled))
 		}
 		if more := j - i - shownDeletions; more > 0 {
 			fmt.Fprintf(b, "; %d more", more)
 			if n := countTied(ds[i+shownDeletions : j]); n > 0 {
 				fmt.Fprintf(b, " (%d tied with kept pods)", n)
 			}
+			if n := countUnsettled(ds[i+shownDeletions : j]); n > 0 {
+				fmt.Fprintf(b, " (%d not ranked before every kept pod)", n)
+			}
 		}
-		if countTied(ds[i:j]) > 0 {
+		switch tied, unsettled := countTied(ds[i:j]) > 0, countUnsettled(ds[i:j]) > 0; {
+		case tied && unsettled:
+			b.WriteString("; among tied pods, and pods upstream's comparison does not order, a real controller deletes those its cache lists first")
+		case tied:
 			b.WriteString("; among tied pods a real controller deletes those its cache lists first")
+		case unsettled:
+			b.WriteString("; among pods upstream's comparison does not order (one bucket, by UID or by later rules) a real controller deletes those its cache lists first")
 		}
 		b.WriteString("\n")
 		i = j
@@ -484,6 +492,26 @@ func tiedText(n int) string {
 		return ""
 	}
 	return fmt.Sprintf("; tied with %d kept", n)
+}
+
+// unsettledText marks a deleted pod that n kept pods are not ranked after
+// (see [Deletion.Unsettled]).
+func unsettledText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d kept not ranked after it", n)
+}
+
+// countUnsettled is how many of ds some kept pod is not ranked after.
+func countUnsettled(ds []Deletion) int {
+	n := 0
+	for _, d := range ds {
+		if d.Unsettled > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // countTied is how many of ds tie with kept pods.

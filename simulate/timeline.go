@@ -193,6 +193,15 @@ type Deletion struct {
 	// one of them instead (the simulator lists pods in creation order, ties
 	// by name). 0 when the choice of this pod is upstream's for any order.
 	Tied int
+	// Unsettled is how many of the kept pods, not tied with this one,
+	// upstream's comparison does not put after it ([replicaset.Unsettled]:
+	// pods of one logarithmic bucket go by UID or by their next rules, a
+	// comparison that can go round in a circle). Where it is above 0 the
+	// order the controller's cache lists the pods decides, and a real
+	// cluster may delete one of those pods instead; where it and Tied are 0
+	// for every pod of a scale-down, a real controller deletes these very
+	// pods whatever its cache's order.
+	Unsettled int
 }
 
 // ReplicaSetState is one ReplicaSet at a step.

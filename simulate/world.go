@@ -858,7 +858,7 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	for j, o := range objs {
 		index[o] = j
 	}
-	tied := tiedWithKept(ranks, n)
+	tied, unsettled := tiedWithKept(ranks, n), replicaset.Unsettled(ranks, n, w.start.Add(now))
 	gone := make([]bool, len(rp.active))
 	var freed []time.Duration
 	for i, o := range order[:n] {
@@ -872,7 +872,7 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 			freed = append(freed, p.ready)
 		}
 		w.deleted = append(w.deleted, Deletion{ReplicaSet: rs.Name, Pod: o.Name, Node: o.Spec.NodeName, Position: i + 1,
-			Rank: ranks[i], Why: rankText(&ranks[i], w.start.Add(now)), Tied: tied[i]})
+			Rank: ranks[i], Why: rankText(&ranks[i], w.start.Add(now)), Tied: tied[i], Unsettled: unsettled[i]})
 	}
 	kept := rp.active[:0]
 	for j, p := range rp.active {

@@ -131,8 +131,11 @@ type jsonDeletion struct {
 	Position   int    `json:"position"`
 	// Tied is simulate.Deletion.Tied: kept pods upstream's order cannot
 	// tell from this one.
-	Tied int    `json:"tied,omitempty"`
-	Text string `json:"text"`
+	Tied int `json:"tied,omitempty"`
+	// Unsettled is simulate.Deletion.Unsettled: kept pods, not tied with
+	// this one, upstream's comparison does not put after it.
+	Unsettled int    `json:"unsettled,omitempty"`
+	Text      string `json:"text"`
 }
 
 // jsonStepAction is an action of a step in the vocabulary of plan -o json
@@ -195,7 +198,7 @@ func timelineJSON(tl *simulate.Timeline, why string) jsonTimeline {
 		}
 		for _, d := range s.Deleted {
 			js.Deleted = append(js.Deleted, jsonDeletion{Kind: "PodDeleted", ReplicaSet: d.ReplicaSet, Pod: d.Pod, Node: d.Node,
-				Position: d.Position, Tied: d.Tied, Text: d.Why})
+				Position: d.Position, Tied: d.Tied, Unsettled: d.Unsettled, Text: d.Why})
 		}
 		for _, r := range s.Refused {
 			js.Refused = append(js.Refused, jsonRefusal{Kind: "PodsRefused", ReplicaSet: r.ReplicaSet, Missing: r.Missing, Created: r.Created, Message: r.Message})
