@@ -175,6 +175,11 @@ func compareDeletions(predicted []simulate.Deletion, deleted []string, pods map[
 	exact, tied, same := 0, 0, 0
 	ties := map[string][2]int{} // a tie's pods, by name → the simulator's count, the cluster's
 	for _, p := range predicted {
+		if p.Unsettled > 0 {
+			// The pods' ready ages are buckets apart but for the tie: no
+			// circle, so every untied choice is settled.
+			problems = append(problems, fmt.Sprintf("the simulator marks %s unsettled (%d kept not ranked after it), though the pods' ready ages are buckets apart", p.Pod, p.Unsettled))
+		}
 		if p.Tied == 0 {
 			if !real[p.Pod] {
 				problems = append(problems, fmt.Sprintf("the simulator deleted %s (%s, not tied) and the cluster did not", p.Pod, p.Why))
@@ -240,6 +245,9 @@ func describeDeletions(ds []simulate.Deletion) string {
 		parts[i] = fmt.Sprintf("#%d %s (%s", d.Position, d.Pod, d.Why)
 		if d.Tied > 0 {
 			parts[i] += fmt.Sprintf("; tied with %d kept", d.Tied)
+		}
+		if d.Unsettled > 0 {
+			parts[i] += fmt.Sprintf("; %d kept not ranked after it", d.Unsettled)
 		}
 		parts[i] += ")"
 	}

@@ -46,6 +46,9 @@ type simDown struct {
 	at    time.Time
 	pods  []string
 	ranks []replicaset.Rank
+	// marked is how many of the deletions the simulator marks as the
+	// cache's order's choice (simulate.Deletion's Tied or Unsettled above 0).
+	marked int
 }
 
 // simDowns are the simulator's scale-downs per ReplicaSet, in order (one
@@ -73,6 +76,9 @@ func simDowns(tl *simulate.Timeline, t0 time.Time) map[string][]simDown {
 			r := d.Rank
 			r.ReadySince, r.Created = move(r.ReadySince), move(r.Created)
 			sd.pods, sd.ranks = append(sd.pods, d.Pod), append(sd.ranks, r)
+			if d.Tied > 0 || d.Unsettled > 0 {
+				sd.marked++
+			}
 		}
 		for _, rs := range order {
 			out[rs] = append(out[rs], *per[rs])
@@ -338,6 +344,17 @@ func orderCensus(d *scaleDown, sim []replicaset.Rank, simNames []string) (census
 		podSets: len(podTally), realPods: podTally[realPods], simPods: podTally[simPods]}, nil
 }
 
+// markedText says whether the simulator foretold that a scale-down's pods
+// are the cache's order's choice: deletions it marks tied or unsettled
+// (simulate.Deletion; replicaset.Unsettled). Where it marks none, its
+// pods are upstream's for every cache order at its clock.
+func markedText(d simDown) string {
+	if d.marked == 0 {
+		return fmt.Sprintf("the simulator marked none of its %d deletions tied or unsettled (a choice it calls the same for every cache order)", len(d.pods))
+	}
+	return fmt.Sprintf("the simulator marked %d of its %d deletions tied or unsettled (the cache's order's choice, foretold)", d.marked, len(d.pods))
+}
+
 // explainDeletions compares the two worlds' scale-downs of each ReplicaSet
 // one by one, as the deleted-pods comparison does (both read at the
 // cluster's clock), and for each whose classes differ gives
@@ -389,6 +406,7 @@ func explainDeletions(sim map[string][]simDown, real map[string][]*scaleDown, t0
 					} else {
 						why += "; " + c.String()
 					}
+					why += "; " + markedText(s[i])
 					lines = append(lines, fmt.Sprintf("%s scale-down %d (−%d, first deletion seen at +%v): the first with other pods of the same classes: %s",
 						rs, i+1, len(d.deleted), d.ranked.Sub(t0).Round(time.Millisecond), why))
 				}

@@ -565,9 +565,9 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		// The ReplicaSet controller's retries of the refused ReplicaSet.
 		times := refusals.times()
 		gaps := retryGaps(times)
-		held, unseen, bad := judgeRetries(gaps)
-		t.Logf("the ReplicaSet controller's retries: %d refused creates; gap/limiter's wait after each: %s; %d gaps the limiter's waits, %d failed syncs without a create between (the stale-cache check); its sync time (gap − wait): %s",
-			len(times), formatRetryGaps(gaps), held, unseen, formatExcess(syncExcess(times)))
+		held, unseen, slow, bad := judgeRetries(gaps)
+		t.Logf("the ReplicaSet controller's retries: %d refused creates; gap/limiter's wait after each: %s; %d gaps the limiter's waits, %d failed syncs without a create between (the stale-cache check), %d slow syncs; its sync time (gap − wait): %s",
+			len(times), formatRetryGaps(gaps), held, unseen, slow, formatExcess(syncExcess(times)))
 		// Under load the first syncs merge and one failed sync may make no
 		// create (4 gaps held after them, one such sync, in the long run
 		// of 2026-12-07 13:42).
@@ -618,13 +618,13 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		times := rsRefusals.times()
 		rsRefused = len(times)
 		gaps := retryGaps(times)
-		held, unseen, bad := judgeRetries(gaps)
+		held, unseen, slow, bad := judgeRetries(gaps)
 		offsets := make([]string, len(times))
 		for i, at := range times {
 			offsets[i] = "+" + at.Sub(t0).Round(time.Millisecond).String()
 		}
-		t.Logf("the Deployment controller's refused ReplicaSet creates: %d, at %s; gap/limiter's wait after each: %s; %d gaps the limiter's waits, %d failed syncs without a create between",
-			len(times), strings.Join(offsets, " "), formatRetryGaps(gaps), held, unseen)
+		t.Logf("the Deployment controller's refused ReplicaSet creates: %d, at %s; gap/limiter's wait after each: %s; %d gaps the limiter's waits, %d failed syncs without a create between, %d slow syncs",
+			len(times), strings.Join(offsets, " "), formatRetryGaps(gaps), held, unseen, slow)
 		// Under CI's load the first syncs come late and close together
 		// (34, 30, 18, 27, 41 ms apart in one run), so fewer gaps follow
 		// the last short one than the ReplicaSet controller's 5: 3 here.
