@@ -503,22 +503,19 @@ func unsettledText(n int) string {
 	return fmt.Sprintf("; %d kept not ranked after it", n)
 }
 
+// countTied is how many of ds tie with kept pods.
+func countTied(ds []Deletion) int { return countWith(ds, func(d *Deletion) int { return d.Tied }) }
+
 // countUnsettled is how many of ds some kept pod is not ranked after.
 func countUnsettled(ds []Deletion) int {
-	n := 0
-	for _, d := range ds {
-		if d.Unsettled > 0 {
-			n++
-		}
-	}
-	return n
+	return countWith(ds, func(d *Deletion) int { return d.Unsettled })
 }
 
-// countTied is how many of ds tie with kept pods.
-func countTied(ds []Deletion) int {
+// countWith is how many of ds have a positive count by.
+func countWith(ds []Deletion, by func(*Deletion) int) int {
 	n := 0
-	for _, d := range ds {
-		if d.Tied > 0 {
+	for i := range ds {
+		if by(&ds[i]) > 0 {
 			n++
 		}
 	}
