@@ -71,8 +71,7 @@ func Unsettled(ranks []Rank, n int, now time.Time) []int {
 			if same := own.sameFirst[c.first]; same.len() < own.kept.len() {
 				out[i] += own.kept.notAbove(p.UID) - same.notAbove(p.UID)
 			}
-		}
-		if g.byUID {
+			// The rest share p's first time: class by class.
 			for _, kc := range own.byFirst[c.first] {
 				if kc.class != c {
 					out[i] += kc.notAfter(p, now)
