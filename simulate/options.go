@@ -29,6 +29,7 @@ type config struct {
 	podQuota       *podQuota  // from WithPodQuota
 	rsSync         syncTime   // from WithReplicaSetSyncTime
 	seed           uint64
+	cacheOrder     *uint64 // from WithCacheOrder
 	burst          int32
 	nodes          int
 	nodesSet       bool // WithNodes was given
@@ -287,6 +288,24 @@ func WithReplicaSetSyncTime(create, status time.Duration) Option {
 // WithSeed seeds the failure draws (default 0). The same state, options and
 // seed give the same timeline.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// WithCacheOrder lists each ReplicaSet's pods to the deletion ranking in
+// an order drawn from seed, a new uniform shuffle at every scale-down,
+// instead of the order they were created in (the default). It stands for
+// kube-controller-manager's ReplicaSet controller, which ranks the pods in
+// the order its informer lists them, a Go map's, different from sync to
+// sync. Upstream's comparison is not a total order (see
+// [github.com/deploysync/deploysync/replicaset.DeletionOrder]), so where a
+// deletion is marked [Deletion.Tied] or [Deletion.Unsettled] another seed
+// can delete other pods, and the rest of the rollout then runs with other
+// pods; where no deletion is marked, every seed gives the default's
+// timeline. Running a scenario with a few seeds shows which of its figures
+// (peak pods, lowest availability, duration) the cache's order can move.
+// The draws are the seed's alone: they do not change the failure draws of
+// [WithSeed].
+func WithCacheOrder(seed uint64) Option {
+	return func(c *config) { c.cacheOrder = &seed }
+}
 
 // WithBurstReplicas sets how many pods the ReplicaSet controller creates or
 // deletes for one ReplicaSet in one step (upstream's burstReplicas, default

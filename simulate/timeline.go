@@ -191,7 +191,8 @@ type Deletion struct {
 	// Among such pods the ReplicaSet controller deletes those its cache
 	// lists first, an order no snapshot shows, so a real cluster may delete
 	// one of them instead (the simulator lists pods in creation order, ties
-	// by name). 0 when the choice of this pod is upstream's for any order.
+	// by name, or in [WithCacheOrder]'s order). 0 when the choice of this
+	// pod is upstream's for any order.
 	Tied int
 	// Unsettled is how many of the kept pods, not tied with this one,
 	// upstream's comparison does not put after it ([replicaset.Unsettled]:
@@ -200,7 +201,8 @@ type Deletion struct {
 	// order the controller's cache lists the pods decides, and a real
 	// cluster may delete one of those pods instead; where it and Tied are 0
 	// for every pod of a scale-down, a real controller deletes these very
-	// pods whatever its cache's order.
+	// pods whatever its cache's order. [WithCacheOrder] runs the world
+	// with other orders.
 	Unsettled int
 }
 

@@ -77,12 +77,15 @@ type counts struct {
 // controller and the kubelets. It keeps pods compactly, by the UID of their
 // ReplicaSet; pods of deleted ReplicaSets linger as orphans until gone.
 type world struct {
-	cfg     *config
-	start   time.Time
-	rng     *rand.Rand
-	nextID  uint64
-	byUID   map[types.UID]*rsPods
-	orphans []pod
+	cfg   *config
+	start time.Time
+	rng   *rand.Rand
+	// cacheRng shuffles the pods ranked at a scale-down (WithCacheOrder);
+	// nil lists them in creation order.
+	cacheRng *rand.Rand
+	nextID   uint64
+	byUID    map[types.UID]*rsPods
+	orphans  []pod
 	// nodeNames are the names of the nodes; perNode counts the active pods
 	// (of every ReplicaSet the world holds) on each, for the spreading.
 	nodeNames []string
@@ -269,8 +272,12 @@ func newWorld(cfg *config, start time.Time) *world {
 	for i := range names {
 		names[i] = "node-" + strconv.Itoa(i+1)
 	}
-	return &world{cfg: cfg, start: start, rng: rand.New(rand.NewPCG(cfg.seed, 0x5eed)), byUID: map[types.UID]*rsPods{},
+	w := &world{cfg: cfg, start: start, rng: rand.New(rand.NewPCG(cfg.seed, 0x5eed)), byUID: map[types.UID]*rsPods{},
 		nodeNames: names, perNode: make([]int, n), retries: map[types.UID]*rsRetry{}}
+	if cfg.cacheOrder != nil {
+		w.cacheRng = rand.New(rand.NewPCG(*cfg.cacheOrder, 0xcace))
+	}
+	return w
 }
 
 // seed creates the initial pods of each ReplicaSet: the input's (see
@@ -569,7 +576,7 @@ func (w *world) release(freed time.Duration) {
 //     burstReplicas of either per ReplicaSet and step.
 //  2. The pods deleted are those upstream deletes: the first of
 //     [replicaset.DeletionOrder] over the ReplicaSet's active pods, listed
-//     in the order they were created, with the related pods per node
+//     in the order they were created (or [WithCacheOrder]'s), with the related pods per node
 //     counted over the active pods of every ReplicaSet with the same
 //     controller; a deleted pod terminates for the termination delay. Each
 //     deletion is recorded (see [Step.Deleted]).
@@ -849,10 +856,17 @@ func (w *world) scaleDown(rs *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, rp *r
 	for i := range rp.active {
 		objs[i] = w.object(rs, &rp.active[i], now, false)
 	}
+	// The list the controller ranks: creation order, or the cache's
+	// (objs keeps the order of rp.active for the index below).
+	listed := objs
+	if w.cacheRng != nil {
+		listed = slices.Clone(objs)
+		w.cacheRng.Shuffle(len(listed), func(i, j int) { listed[i], listed[j] = listed[j], listed[i] })
+	}
 	onNode := w.relatedOnNode(rs, rss)
-	order, ranks := replicaset.DeletionOrder(objs, onNode, w.start.Add(now))
+	order, ranks := replicaset.DeletionOrder(listed, onNode, w.start.Add(now))
 	if w.cfg.scaleDownSeen != nil {
-		w.cfg.scaleDownSeen(objs, order[:n], onNode, w.start.Add(now))
+		w.cfg.scaleDownSeen(listed, order[:n], onNode, w.start.Add(now))
 	}
 	index := make(map[*corev1.Pod]int, len(objs))
 	for j, o := range objs {
