@@ -420,7 +420,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		tick, start, ready, end time.Duration
 		stagger                 time.Duration
 		failureRate             float64
-		seed                    uint64
+		seed, cacheOrder        uint64
 		failing                 []string
 		refused                 []string
 		refusedRS               string
@@ -460,6 +460,9 @@ the input already breaks is reported as such, not as the controller's fault).`,
 			opts := []simulate.Option{simulate.WithTick(tick), simulate.WithPodStartDelay(start), simulate.WithReadinessDelay(ready),
 				simulate.WithTerminationDelay(end), simulate.WithReadyStagger(stagger), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed),
 				simulate.WithMaxSteps(maxSteps), simulate.WithMaxPods(maxPods), simulate.WithNodes(nodes), simulate.WithSyncOptions(g.syncOptions()...)}
+			if cmd.Flags().Changed("cache-order") {
+				opts = append(opts, simulate.WithCacheOrder(cacheOrder))
+			}
 			if maxUpdated != "" {
 				limit, err := parseMaxUpdated(m.State(now), maxUpdated)
 				if err != nil {
@@ -553,6 +556,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.DurationVar(&stagger, "ready-stagger", 0, "pods become ready one at a time, at least this far apart, as a kubelet reporting one pod at a time (0: the pods of a batch become ready together)")
 	f.Float64Var(&failureRate, "failure-rate", 0, "probability that a new pod never becomes ready")
 	f.Uint64Var(&seed, "seed", 0, "seed of the failure draws")
+	f.Uint64Var(&cacheOrder, "cache-order", 0, "the ReplicaSet controller ranks each ReplicaSet's pods for deletion in an order drawn from this seed, as its informer lists them in a map's order (default: the order they were created); where a deletion is marked tied or not ranked after kept pods, another seed can delete other pods")
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
 	f.StringArrayVar(&refused, "refused-image", nil, "the apiserver refuses pods of this image, as an admission policy or webhook does: IMAGE or IMAGE=MESSAGE, the apiserver's error (repeatable)")
 	f.DurationVar(&refusedUntil, "refused-until", 0, "the refusals of --refused-image end this long after the start, as a policy lifted does (0: never); the ReplicaSet controller makes the pods at its first retry after")
