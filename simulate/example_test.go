@@ -164,3 +164,40 @@ func ExampleWithPodQuota() {
 	// 15.32s  web-7549484477: 1 pod by the retry at 15.315s (room since 15.17s)
 	// Complete after 20.33s
 }
+
+// Scale 3 steady pods to 2: the pods are alike to the instant, so which
+// one the ReplicaSet controller deletes is the order its cache lists
+// them in. Each seed is one such order; the deletion says it is a tie.
+func ExampleWithCacheOrder() {
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](3),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}},
+			},
+		},
+	}
+	state, err := simulate.Steady(d, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		panic(err)
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		tl, err := simulate.Run(state, simulate.WithChanges(simulate.SetReplicas(time.Second, 2)), simulate.WithCacheOrder(seed))
+		if err != nil {
+			panic(err)
+		}
+		for _, st := range tl.Steps {
+			for _, del := range st.Deleted {
+				fmt.Printf("seed %d: deleted %s, tied with %d kept\n", seed, del.Pod, del.Tied)
+			}
+		}
+	}
+	// Output:
+	// seed 1: deleted web-5c8597c5fb-2, tied with 2 kept
+	// seed 2: deleted web-5c8597c5fb-1, tied with 2 kept
+	// seed 3: deleted web-5c8597c5fb-2, tied with 2 kept
+	// seed 4: deleted web-5c8597c5fb-3, tied with 2 kept
+}
