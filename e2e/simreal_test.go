@@ -224,6 +224,9 @@ func testSimReal(t *testing.T, cfg *restclient.Config) {
 		"replicaset.DeletionOrder gave upstream's very order on %d of the %d rankings sorted both ways",
 		lags.scaleDowns, lags.sameDels, lags.consistDels, lags.explained, lags.atSomeClock, lags.allowed, lags.overtaken, simRealRSWorkers,
 		(upstreamSorts.Load()-sorts0)-(upstreamMismatches.Load()-mismatches0), upstreamSorts.Load()-sorts0)
+	t.Logf("simreal, cache orders (%d other orders per scenario, tick %v): the simulator's run moved by some order in %d scenarios (%s); "+
+		"the cluster's deletions of other classes all some order's in %d (%s)", simCacheOrderRuns, simRealTick,
+		len(lags.orderDiffers), strings.Join(lags.orderDiffers, ", "), len(lags.orderCovers), strings.Join(lags.orderCovers, ", "))
 	if n := upstreamMismatches.Load() - mismatches0; n > 0 {
 		t.Errorf("replicaset.DeletionOrder ordered the pods otherwise than upstream's ActivePodsWithRanks on %d rankings (the lines above name them)", n)
 	}
@@ -245,6 +248,22 @@ type simLags struct {
 	explained, atSomeClock, allowed   int
 	// overtaken counts the scale-downs whose deletes creates overtook.
 	overtaken int
+	// orderDiffers are the scenarios some other cache order of the
+	// simulator runs otherwise than its default (simCacheOrders);
+	// orderCovers those whose every cluster deletion of other classes is
+	// some order's.
+	orderDiffers, orderCovers []string
+}
+
+func (l *simLags) cacheOrders(name string, s cacheOrderSpread) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if s.sameAll < s.runs {
+		l.orderDiffers = append(l.orderDiffers, name)
+	}
+	if len(s.differing) > 0 && len(s.covered) == len(s.differing) {
+		l.orderCovers = append(l.orderCovers, name)
+	}
 }
 
 func (l *simLags) overtook(n int) {
@@ -766,6 +785,17 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 		t.Logf("tick %v: %v; duration simulated %v, real %v (real/simulated %.3f, within 10%%: %v); scaling writes simulated %d, real %d; peak pods %d/%d, lowest availability %d/%d (simulated/real)",
 			tick, verdicts[tick], simDur, realDur.Round(time.Millisecond), ratio, ratio >= 0.9 && ratio <= 1.1,
 			len(sim.Scales), len(real.Scales), sim.PeakPods, real.PeakPods, sim.MinAvailable, real.MinAvailable)
+		if tick == simRealTick {
+			// The same world with the cache's other orders: what they move,
+			// and whether the cluster's other choices are among theirs.
+			spread, err := simCacheOrders(state, append(slices.Clone(opts), simulate.WithTick(tick)), tl, t0,
+				cacheOrderWorld{result: real, classes: realClasses, duration: realDur}, realDowns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("tick %v: %s", tick, spread)
+			lags.cacheOrders(sc.name, spread)
+		}
 	}
 	return verdicts
 }

@@ -13,7 +13,9 @@
 // the controller, whose plan is applied. The ReplicaSet controller creates
 // and deletes pods to match each ReplicaSet's spec.replicas and writes its
 // status; a scale-down deletes the pods upstream's controller deletes
-// (upstream's full ranking, [github.com/deploysync/deploysync/replicaset.DeletionOrder]),
+// (upstream's full ranking, [github.com/deploysync/deploysync/replicaset.DeletionOrder],
+// over the pods in creation order or, with [WithCacheOrder], in an order
+// a seed draws, as a real controller's cache lists them),
 // and pods run on nodes ([WithNodes]); pods start, become ready, become available after minReadySeconds,
 // or never become ready (a failure rate with a seed, or a broken image);
 // the apiserver may refuse a template's pods outright ([WithRefusedImage]:
