@@ -7,8 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/deploysync/deploysync/replicaset"
 	"github.com/deploysync/deploysync/simulate"
@@ -37,18 +35,7 @@ func TestCacheOrder(t *testing.T) {
 			"the most recently ready pod goes first in every comparison"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := withPods(t, steady(t, deployment(3)))
-			now := s.Now.Add(time.Second) // the scale-down's clock
-			for _, ps := range s.Pods {
-				for i, p := range ps {
-					name := string(rune('a' + i))
-					p.Name, p.UID = name, types.UID(name)
-					p.CreationTimestamp = metav1.NewTime(now.Add(-tt.create[i]))
-					for j := range p.Status.Conditions {
-						p.Status.Conditions[j].LastTransitionTime = metav1.NewTime(now.Add(-tt.ready[i]))
-					}
-				}
-			}
+			s := threePods(t, tt.ready, tt.create)
 			deleted := map[string]bool{}
 			for seed := uint64(0); seed < seeds; seed++ {
 				var listed, chosen []*corev1.Pod

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/deploysync/deploysync"
 	"github.com/deploysync/deploysync/simulate"
 )
 
@@ -29,21 +30,7 @@ func TestScaleDownUnsettled(t *testing.T) {
 			"the youngest ready pod goes first in every comparison"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := withPods(t, steady(t, deployment(3)))
-			now := s.Now.Add(time.Second) // the scale-down's clock
-			if len(s.Pods) != 1 {
-				t.Fatalf("pods of %d ReplicaSets, want 1", len(s.Pods))
-			}
-			for _, ps := range s.Pods {
-				for i, p := range ps {
-					name := string(rune('a' + i))
-					p.Name, p.UID = name, types.UID(name)
-					p.CreationTimestamp = metav1.NewTime(now.Add(-tt.create[i]))
-					for j := range p.Status.Conditions {
-						p.Status.Conditions[j].LastTransitionTime = metav1.NewTime(now.Add(-tt.ready[i]))
-					}
-				}
-			}
+			s := threePods(t, tt.ready, tt.create)
 			tl, err := simulate.Run(s, simulate.WithChanges(simulate.SetReplicas(time.Second, 2)))
 			if err != nil {
 				t.Fatal(err)
@@ -65,4 +52,27 @@ func TestScaleDownUnsettled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// threePods is a steady Deployment of 3 pods a, b and c (names and UIDs),
+// each ready and created the given durations before a scale-down 1 s
+// after the start (the clock of a SetReplicas at 1s).
+func threePods(t *testing.T, ready, create [3]time.Duration) deploysync.State {
+	t.Helper()
+	s := withPods(t, steady(t, deployment(3)))
+	now := s.Now.Add(time.Second)
+	if len(s.Pods) != 1 {
+		t.Fatalf("pods of %d ReplicaSets, want 1", len(s.Pods))
+	}
+	for _, ps := range s.Pods {
+		for i, p := range ps {
+			name := string(rune('a' + i))
+			p.Name, p.UID = name, types.UID(name)
+			p.CreationTimestamp = metav1.NewTime(now.Add(-create[i]))
+			for j := range p.Status.Conditions {
+				p.Status.Conditions[j].LastTransitionTime = metav1.NewTime(now.Add(-ready[i]))
+			}
+		}
+	}
+	return s
 }
