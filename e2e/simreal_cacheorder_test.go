@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,8 +15,21 @@ import (
 )
 
 // simCacheOrderRuns is how many cache orders simreal simulates beside the
-// default's (simulate.WithCacheOrder, seeds 1 to n).
-const simCacheOrderRuns = 16
+// default's (simulate.WithCacheOrder, seeds 1 to n): 64, or
+// DEPLOYSYNC_SIMREAL_CACHE_ORDERS. In rolling 1000 replicas about one
+// order in six was the cluster's whole run (46 of 256, 2026-12-08), so 64
+// find one in most runs, at some 0.2 s a run there and a few ms in CI's
+// scenarios.
+var simCacheOrderRuns = func() uint64 {
+	if v := os.Getenv("DEPLOYSYNC_SIMREAL_CACHE_ORDERS"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil || n < 1 {
+			panic(fmt.Sprintf("DEPLOYSYNC_SIMREAL_CACHE_ORDERS=%q: want a positive number", v))
+		}
+		return n
+	}
+	return 64
+}()
 
 // cacheOrderWorld is one world compared by spreadOfCacheOrders: its result
 // and its deleted pods' classes (simDeletedClasses, recorder.deletedClasses).
@@ -34,8 +49,10 @@ type cacheOrderSpread struct {
 	sameWrites, samePeak, sameLowest, sameClasses, sameAll int
 	// realAll counts the runs with the cluster's writes, peak (with
 	// overtaking creates in order), lowest availability and deleted
-	// classes: runs the cluster's is one of.
-	realAll int
+	// classes: runs the cluster's is one of; realSeeds their seeds (the
+	// runs' indexes from 1, simCacheOrders' seeds).
+	realAll   int
+	realSeeds []int
 	// differing are the scale-downs ("ReplicaSet #i", from 1) whose
 	// deleted classes on the cluster are not the default's; covered those
 	// of them some run deleted the cluster's classes at.
@@ -64,6 +81,7 @@ func spreadOfCacheOrders(def, real cacheOrderWorld, runs []cacheOrderWorld) cach
 		if cmp.Equal(r.result.Scales, real.result.Scales) && r.result.PeakPods == real.result.PeakInOrder &&
 			r.result.MinAvailable == real.result.MinAvailable && cmp.Equal(r.classes, real.classes) {
 			s.realAll++
+			s.realSeeds = append(s.realSeeds, i+1)
 		}
 		if i == 0 {
 			s.minDur, s.maxDur = r.duration, r.duration
@@ -111,6 +129,9 @@ func (s cacheOrderSpread) String() string {
 		"peak %d–%d, lowest %d–%d, duration %v–%v; the cluster's writes, peak (creates in order), lowest and deleted classes all in %d",
 		s.runs, s.runs, s.sameWrites, s.samePeak, s.sameLowest, s.sameClasses, s.sameAll,
 		s.minPeak, s.maxPeak, s.minLow, s.maxLow, s.minDur, s.maxDur, s.realAll)
+	if len(s.realSeeds) > 0 && s.realAll < s.runs {
+		fmt.Fprintf(&b, " (seeds %s)", strings.Trim(fmt.Sprint(s.realSeeds), "[]"))
+	}
 	if len(s.differing) > 0 {
 		fmt.Fprintf(&b, "; the cluster deleted other classes than the default's at %d scale-downs (%s), %d of them those of some other order",
 			len(s.differing), strings.Join(s.differing, ", "), len(s.covered))

@@ -49,9 +49,12 @@ func TestSpreadOfCacheOrders(t *testing.T) {
 			if s.runs != len(tt.runs) || s.sameAll != tt.sameAll || s.realAll != tt.realAll ||
 				!slices.Equal(s.differing, tt.differing) || !slices.Equal(s.covered, tt.covered) ||
 				[2]int32{s.minPeak, s.maxPeak} != tt.wantPeak || [2]int32{s.minLow, s.maxLow} != tt.wantLow ||
-				[2]time.Duration{s.minDur, s.maxDur} != tt.wantDur {
+				[2]time.Duration{s.minDur, s.maxDur} != tt.wantDur || len(s.realSeeds) != s.realAll {
 				t.Errorf("got %+v\nwant sameAll %d, realAll %d, differing %v, covered %v, peak %v, lowest %v, duration %v: %s",
 					s, tt.sameAll, tt.realAll, tt.differing, tt.covered, tt.wantPeak, tt.wantLow, tt.wantDur, tt.reason)
+			}
+			if tt.name == "the cluster's is one order's" && !slices.Equal(s.realSeeds, []int{2}) {
+				t.Errorf("the runs with the cluster's run: seeds %v, want [2] (the second run)", s.realSeeds)
 			}
 			if text := s.String(); (len(tt.differing) > 0) != strings.Contains(text, "other classes than the default's") {
 				t.Errorf("the log line names differing scale-downs: %v, want %v: %s", !(len(tt.differing) > 0), len(tt.differing) > 0, text)

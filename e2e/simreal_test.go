@@ -225,8 +225,9 @@ func testSimReal(t *testing.T, cfg *restclient.Config) {
 		lags.scaleDowns, lags.sameDels, lags.consistDels, lags.explained, lags.atSomeClock, lags.allowed, lags.overtaken, simRealRSWorkers,
 		(upstreamSorts.Load()-sorts0)-(upstreamMismatches.Load()-mismatches0), upstreamSorts.Load()-sorts0)
 	t.Logf("simreal, cache orders (%d other orders per scenario, tick %v): the simulator's run moved by some order in %d scenarios (%s); "+
-		"the cluster's deletions of other classes all some order's in %d (%s)", simCacheOrderRuns, simRealTick,
-		len(lags.orderDiffers), strings.Join(lags.orderDiffers, ", "), len(lags.orderCovers), strings.Join(lags.orderCovers, ", "))
+		"the cluster's deletions of other classes all some order's in %d (%s); of the scenarios not exact, the cluster's run the whole run of some other order in %d (%s)",
+		simCacheOrderRuns, simRealTick, len(lags.orderDiffers), strings.Join(lags.orderDiffers, ", "), len(lags.orderCovers), strings.Join(lags.orderCovers, ", "),
+		len(lags.orderIsReal), strings.Join(lags.orderIsReal, "; "))
 	if n := upstreamMismatches.Load() - mismatches0; n > 0 {
 		t.Errorf("replicaset.DeletionOrder ordered the pods otherwise than upstream's ActivePodsWithRanks on %d rankings (the lines above name them)", n)
 	}
@@ -251,11 +252,12 @@ type simLags struct {
 	// orderDiffers are the scenarios some other cache order of the
 	// simulator runs otherwise than its default (simCacheOrders);
 	// orderCovers those whose every cluster deletion of other classes is
-	// some order's.
-	orderDiffers, orderCovers []string
+	// some order's; orderIsReal those not exact whose cluster run is the
+	// whole run of some other order.
+	orderDiffers, orderCovers, orderIsReal []string
 }
 
-func (l *simLags) cacheOrders(name string, s cacheOrderSpread) {
+func (l *simLags) cacheOrders(name string, s cacheOrderSpread, v simVerdict) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if s.sameAll < s.runs {
@@ -263,6 +265,9 @@ func (l *simLags) cacheOrders(name string, s cacheOrderSpread) {
 	}
 	if len(s.differing) > 0 && len(s.covered) == len(s.differing) {
 		l.orderCovers = append(l.orderCovers, name)
+	}
+	if v != simExact && s.realAll > 0 {
+		l.orderIsReal = append(l.orderIsReal, fmt.Sprintf("%s: %d of %d orders", name, s.realAll, s.runs))
 	}
 }
 
@@ -794,7 +799,7 @@ func runSimReal(t *testing.T, cfg *restclient.Config, sc simRealScenario, lags *
 				t.Fatal(err)
 			}
 			t.Logf("tick %v: %s", tick, spread)
-			lags.cacheOrders(sc.name, spread)
+			lags.cacheOrders(sc.name, spread, verdicts[tick])
 		}
 	}
 	return verdicts
