@@ -15,9 +15,7 @@ func TestSpreadOfCacheOrders(t *testing.T) {
 	world := func(peak, low int32, dur time.Duration, classes ...string) cacheOrderWorld {
 		w := cacheOrderWorld{result: simRealResult{Scales: []realScale{{Message: "Scaled down replica set web-1 from 3 to 2", Sizes: "web-1=2"}},
 			PeakPods: peak, PeakInOrder: peak, MinAvailable: low}, duration: dur, classes: map[string][]string{}}
-		for _, c := range classes {
-			w.classes["web-1"] = append(w.classes["web-1"], c)
-		}
+		w.classes["web-1"] = append(w.classes["web-1"], classes...)
 		return w
 	}
 	def := world(4, 2, 10*time.Second, "A", "B")
