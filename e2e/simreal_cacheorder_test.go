@@ -16,10 +16,10 @@ import (
 
 // simCacheOrderRuns is how many cache orders simreal simulates beside the
 // default's (simulate.WithCacheOrder, seeds 1 to n): 64, or
-// DEPLOYSYNC_SIMREAL_CACHE_ORDERS. In rolling 1000 replicas about one
-// order in six was the cluster's whole run (46 of 256, 2026-12-08), so 64
-// find one in most runs, at some 0.2 s a run there and a few ms in CI's
-// scenarios.
+// DEPLOYSYNC_SIMREAL_CACHE_ORDERS. In rolling 1000 replicas the share of
+// orders whose whole run was the cluster's went from none of 16 to 46 of
+// 256 from run to run (2 of 64 in another): 64 is a sample at some 0.2 s
+// a run there, a few ms in CI's scenarios.
 var simCacheOrderRuns = func() uint64 {
 	if v := os.Getenv("DEPLOYSYNC_SIMREAL_CACHE_ORDERS"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 32)

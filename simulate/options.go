@@ -298,8 +298,7 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 // [github.com/deploysync/deploysync/replicaset.DeletionOrder]), so where a
 // deletion is marked [Deletion.Tied] or [Deletion.Unsettled] another seed
 // can delete other pods, and the rest of the rollout then runs with other
-// pods; where no deletion is marked, every seed gives the default's
-// timeline. Running a scenario with a few seeds shows which of its figures
+// pods; a run in which no deletion is marked is the same for every seed. Running a scenario with a few seeds shows which of its figures
 // (peak pods, lowest availability, duration) the cache's order can move.
 // The draws are the seed's alone: they do not change the failure draws of
 // [WithSeed].
