@@ -105,7 +105,7 @@ func retryGaps(at []time.Time) []retryGap {
 // slack, that is followed by a gap that fits its own wait and not twice
 // it is no such failure but a slow sync (the sync before took more than
 // the slack: CI's run of 2026-12-07 18:37, 29 ms after a 5 ms wait; the
-// long run of 2026-12-08 00:21, 135 ms after an 80 ms wait while 1,000
+// long run of 2026-12-08 00:20, 135 ms after an 80 ms wait while 1,000
 // pods were made beside it; then every wait on time): counted slow,
 // neither held nor bad. It returns how many gaps were so held, the failed
 // syncs without a create it inferred, the slow syncs, and the gaps that
@@ -124,7 +124,7 @@ func judgeRetries(gaps []retryGap) (held, unseen, slow int, bad []string) {
 		wait := shifted(g.wait, unseen)
 		switch {
 		case fits(g.gap, wait):
-		case g.gap > wait && g.gap <= shifted(wait, 1)+shifted(wait, 1)/10+20*time.Millisecond && onTime(i):
+		case g.gap > wait && g.gap <= slack(shifted(wait, 1)) && onTime(i):
 			slow++
 			continue
 		case fits(g.gap, shifted(wait, 1)):
@@ -153,7 +153,13 @@ func afterEvents(gaps []retryGap) int {
 // fits reports whether gap is wait plus a sync's own time: at most 10%
 // and 20 ms more.
 func fits(gap, wait time.Duration) bool {
-	return gap >= wait && gap <= wait+wait/10+20*time.Millisecond
+	return gap >= wait && gap <= slack(wait)
+}
+
+// slack is the latest a retry after wait is still the limiter's: wait
+// plus a sync's own time, 10% and 20 ms.
+func slack(wait time.Duration) time.Duration {
+	return wait + wait/10 + 20*time.Millisecond
 }
 
 // shifted is the limiter's wait n failures on from wait (each doubles it,

@@ -41,7 +41,7 @@ func TestJudgeRetries(t *testing.T) {
 			"CI's run of 2026-12-07 18:37: 29 ms after the first 5 ms wait would be an unseen failure, but every later gap is its own wait, not twice it: the first sync was slow"},
 		{"a slow sync between once and twice its wait", []time.Duration{6 * ms, 9 * ms, 16 * ms, 32 * ms, 135 * ms, 195 * ms, 327 * ms, 645 * ms, 1284 * ms, 2570 * ms,
 			5145 * ms, 10248 * ms, 20483 * ms, 40964 * ms, 81927 * ms}, 10, 0, 1, 0,
-			"the long run of 2026-12-08 00:21 (replica sets refused past the retries, beside rolling 1000's steady pods): 135 ms after an 80 ms wait is neither the wait nor twice it, and the next gap is its own wait: one slow sync"},
+			"the long run of 2026-12-08 00:20 (replica sets refused past the retries, beside rolling 1000's steady pods): 135 ms after an 80 ms wait is neither the wait nor twice it, and the next gap is its own wait: one slow sync"},
 		{"past its wait, and the next late too", []time.Duration{5 * ms, 10 * ms, 20 * ms, 72 * ms, 240 * ms}, 3, 0, 0, 2,
 			"after a gap between once and twice its wait, a next gap that is not its own wait leaves both unexplained: not the limiter's"},
 		{"twice, then again", []time.Duration{5 * ms, 10 * ms, 40 * ms, 80 * ms, 320 * ms}, 5, 2, 0, 0,

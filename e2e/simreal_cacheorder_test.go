@@ -47,11 +47,10 @@ type cacheOrderSpread struct {
 	// default's ScalingReplicaSet sequence and sizes, peak pods, lowest
 	// availability and deleted classes; sameAll those with all four.
 	sameWrites, samePeak, sameLowest, sameClasses, sameAll int
-	// realAll counts the runs with the cluster's writes, peak (with
+	// realSeeds are the runs with the cluster's writes, peak (with
 	// overtaking creates in order), lowest availability and deleted
-	// classes: runs the cluster's is one of; realSeeds their seeds (the
-	// runs' indexes from 1, simCacheOrders' seeds).
-	realAll   int
+	// classes, the runs the cluster's is one of: their indexes from 1,
+	// simCacheOrders' seeds.
 	realSeeds []int
 	// differing are the scale-downs ("ReplicaSet #i", from 1) whose
 	// deleted classes on the cluster are not the default's; covered those
@@ -80,7 +79,6 @@ func spreadOfCacheOrders(def, real cacheOrderWorld, runs []cacheOrderWorld) cach
 		s.sameAll += b2i(writes && peak && low && classes)
 		if cmp.Equal(r.result.Scales, real.result.Scales) && r.result.PeakPods == real.result.PeakInOrder &&
 			r.result.MinAvailable == real.result.MinAvailable && cmp.Equal(r.classes, real.classes) {
-			s.realAll++
 			s.realSeeds = append(s.realSeeds, i+1)
 		}
 		if i == 0 {
@@ -128,8 +126,8 @@ func (s cacheOrderSpread) String() string {
 	fmt.Fprintf(&b, "%d other cache orders (simulate.WithCacheOrder 1–%d): the default's writes and sizes in %d, its peak pods in %d, its lowest availability in %d, its deleted classes in %d, all four in %d; "+
 		"peak %d–%d, lowest %d–%d, duration %v–%v; the cluster's writes, peak (creates in order), lowest and deleted classes all in %d",
 		s.runs, s.runs, s.sameWrites, s.samePeak, s.sameLowest, s.sameClasses, s.sameAll,
-		s.minPeak, s.maxPeak, s.minLow, s.maxLow, s.minDur, s.maxDur, s.realAll)
-	if len(s.realSeeds) > 0 && s.realAll < s.runs {
+		s.minPeak, s.maxPeak, s.minLow, s.maxLow, s.minDur, s.maxDur, len(s.realSeeds))
+	if len(s.realSeeds) > 0 && len(s.realSeeds) < s.runs {
 		fmt.Fprintf(&b, " (seeds %s)", strings.Trim(fmt.Sprint(s.realSeeds), "[]"))
 	}
 	if len(s.differing) > 0 {

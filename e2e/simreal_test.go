@@ -266,8 +266,8 @@ func (l *simLags) cacheOrders(name string, s cacheOrderSpread, v simVerdict) {
 	if len(s.differing) > 0 && len(s.covered) == len(s.differing) {
 		l.orderCovers = append(l.orderCovers, name)
 	}
-	if v != simExact && s.realAll > 0 {
-		l.orderIsReal = append(l.orderIsReal, fmt.Sprintf("%s: %d of %d orders", name, s.realAll, s.runs))
+	if v != simExact && len(s.realSeeds) > 0 {
+		l.orderIsReal = append(l.orderIsReal, fmt.Sprintf("%s: %d of %d orders", name, len(s.realSeeds), s.runs))
 	}
 }
 

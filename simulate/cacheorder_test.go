@@ -108,10 +108,10 @@ func TestCacheOrderListsEveryPod(t *testing.T) {
 	}
 }
 
-// TestCacheOrderRepeats: a seed gives one timeline, run after run, and
-// where no deletion is marked tied or unsettled every seed gives the
-// default's (the named scenario's steady pods tie alike, so the timelines
-// match once the pods' names are blanked).
+// TestCacheOrderRepeats: a seed gives one timeline, run after run, and on
+// a 10-replica rollout from steady pods, whose deletions are all exact
+// ties (Tied), every seed deletes other pods of the same ranks: the
+// timelines match the default's once the pods' names are blanked.
 func TestCacheOrderRepeats(t *testing.T) {
 	s := steady(t, deployment(10))
 	opts := []simulate.Option{simulate.WithChanges(simulate.SetImage(0, "web", "nginx:1.28")), simulate.WithReadyStagger(400 * time.Millisecond)}
