@@ -3,7 +3,11 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
@@ -46,6 +51,11 @@ type run struct {
 	stopController func()
 	// writes are the test's own writes since the last settled step.
 	writes []write
+	// lost are the Deployment writes of the controller under test that the
+	// apiserver refused with a conflict; stepLost holds the Progressing
+	// messages of those each step of runScenario met.
+	lost     lostWrites
+	stepLost [][]string
 }
 
 // write is one of the test's own writes, as the server answered it.
@@ -93,7 +103,72 @@ func newRun(t *testing.T, cfg *restclient.Config, scenario string, f flavour) *r
 	return r
 }
 
-func (r *run) startController() { r.stopController = r.flavour.start(r.t, r.cfg, r.ns) }
+// startController starts the flavour's Deployment controller, recording
+// the Deployment writes the apiserver refuses to it with a conflict.
+func (r *run) startController() {
+	cfg := restclient.CopyConfig(r.cfg)
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return conflictRecorder{next: rt, lost: &r.lost} })
+	r.stopController = r.flavour.start(r.t, cfg, r.ns)
+}
+
+// lostWrites are the Deployment writes (the object or its status) that the
+// apiserver answered with 409 Conflict: writes a controller made from a
+// cache that had not yet heard of its previous one. Each is recorded by
+// the Progressing message it carried ("" when none could be read).
+type lostWrites struct {
+	mu       sync.Mutex
+	messages []string
+}
+
+func (l *lostWrites) add(msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.messages = append(l.messages, msg)
+}
+
+// since returns the messages of the writes lost after the first n.
+func (l *lostWrites) since(n int) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.messages[min(n, len(l.messages)):])
+}
+
+func (l *lostWrites) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.messages)
+}
+
+// conflictRecorder notes in lost every Deployment write refused with 409
+// Conflict, with the Progressing message of the refused body.
+type conflictRecorder struct {
+	next http.RoundTripper
+	lost *lostWrites
+}
+
+func (c conflictRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusConflict || req.Method == http.MethodGet ||
+		!strings.Contains(req.URL.Path, "/deployments/") {
+		return resp, err
+	}
+	msg := ""
+	if req.GetBody != nil {
+		if body, err := req.GetBody(); err == nil {
+			data, err := io.ReadAll(body)
+			body.Close()
+			// protobuf, clientsets' default, or JSON
+			obj, _, derr := scheme.Codecs.UniversalDeserializer().Decode(data, nil, nil)
+			if d, ok := obj.(*appsv1.Deployment); err == nil && derr == nil && ok {
+				if cond := deployutil.GetCondition(d.Status, appsv1.DeploymentProgressing); cond != nil {
+					msg = cond.Message
+				}
+			}
+		}
+	}
+	c.lost.add(msg)
+	return resp, err
+}
 
 func (r *run) stopControllerNow() {
 	if r.stopController != nil {

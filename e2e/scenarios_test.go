@@ -63,23 +63,30 @@ var scenarios = []scenario{
 		create(withStrategy(newDeployment(3, "web:1"), intstr.FromInt32(0), intstr.FromInt32(1))),
 		setImage("web:2", bounds{maxPods: 3, minAvailable: 2}),
 	}},
-	// One replica. With three, the final Progressing message depends on
-	// timing in kube-controller-manager itself: the old pods' removal and
-	// the ReplicaSet status updates that follow wake the Deployment several
-	// times within milliseconds, each sync writes its status, and a sync
-	// that starts before the informer has delivered its predecessor's write
-	// fails with a conflict. When that sync is the one that creates the new
+	// The final Progressing message depends on timing in kube-controller-
+	// manager itself: the old pods' removal and the ReplicaSet status
+	// updates that follow wake the Deployment several times within
+	// milliseconds, each sync writes its status, and a sync that starts
+	// before the informer has delivered its predecessor's write fails with
+	// a conflict. When that sync is the one that creates the new
 	// ReplicaSet, the write recording Progressing=NewReplicaSetCreated is
-	// lost, the next sync finds the ReplicaSet and never records it, and the
-	// message keeps naming the previous ReplicaSet. Measured on 2026-11-29
-	// with 3 replicas, -count=8, on 2 cores: before our client-go
-	// controller waited for its cache, 7 of 16 comparisons (client-go and
-	// controller-runtime) differed, in 3 because ours lost that write and in
-	// 4 because kube-controller-manager did; after, 3 of 8 runs against
-	// the client-go controller differed, each because kube-controller-
-	// manager lost it. With one replica there is one status change while
-	// the old pod goes, and the outcome does not depend on timing. To see
-	// the race: 3 replicas and -run TestE2E/scenarios/recreate -count=8.
+	// lost, and if no later sync records progress the message keeps naming
+	// the previous ReplicaSet. Measured on 2026-11-29 with 3 replicas,
+	// -count=8, on 2 cores: before our client-go controller waited for its
+	// cache, 7 of 16 comparisons differed, in 3 because ours lost that
+	// write and in 4 because kube-controller-manager did; after, 3 of 8
+	// runs differed, each because kube-controller-manager lost it. One
+	// replica made it rarer but not impossible: CI's run of 2026-12-08
+	// 01:36 differed so. compare now records each controller's refused
+	// Deployment writes and logs instead of reporting a difference in the
+	// Progressing message alone when one side lost a write naming the
+	// ReplicaSet the other's message names (lostWriteExplains). With 3
+	// replicas on 2026-12-08, kube-controller-manager's message differed in
+	// 2 of 36 runs, and in each of the 16 runs whose refused bodies were
+	// read it had lost the write of "Created new replica set": the loss is
+	// the rule, a stale message the exception (a later sync usually records
+	// ReplicaSetUpdated). To see the race: 3 replicas and
+	// -run TestE2E/scenarios/recreate -count=16.
 	{name: "recreate", steps: []step{
 		create(recreateStrategy(newDeployment(1, "web:1"))),
 		setImage("web:2", bounds{maxPods: 1, recreate: true}),
