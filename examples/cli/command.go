@@ -428,7 +428,7 @@ func simulateCommand(g *globals) *cobra.Command {
 		podQuota                string
 		maxSteps                int
 		maxPods                 int64
-		nodes                   int
+		nodes, cacheOrders      int
 		transcript              bool
 		maxUpdated              string
 		output                  string
@@ -460,7 +460,14 @@ the input already breaks is reported as such, not as the controller's fault).`,
 			opts := []simulate.Option{simulate.WithTick(tick), simulate.WithPodStartDelay(start), simulate.WithReadinessDelay(ready),
 				simulate.WithTerminationDelay(end), simulate.WithReadyStagger(stagger), simulate.WithFailureRate(failureRate), simulate.WithSeed(seed),
 				simulate.WithMaxSteps(maxSteps), simulate.WithMaxPods(maxPods), simulate.WithNodes(nodes), simulate.WithSyncOptions(g.syncOptions()...)}
-			if cmd.Flags().Changed("cache-order") {
+			switch {
+			case cacheOrders < 0:
+				return fmt.Errorf("--cache-orders %d: want how many other orders to run, 0 or more", cacheOrders)
+			case cacheOrders > 0 && cmd.Flags().Changed("cache-order"):
+				return fmt.Errorf("--cache-orders runs seeds 1 to %d beside the run in creation order: drop --cache-order", cacheOrders)
+			case cacheOrders > 0 && transcript:
+				return fmt.Errorf("--cache-orders sums up other runs beside the table: drop --transcript, or show one order's with --cache-order SEED")
+			case cmd.Flags().Changed("cache-order"):
 				opts = append(opts, simulate.WithCacheOrder(cacheOrder))
 			}
 			if maxUpdated != "" {
@@ -514,17 +521,28 @@ the input already breaks is reported as such, not as the controller's fault).`,
 				}
 				return m.Explain(err)
 			}
+			var spread *cacheSpread
+			if cacheOrders > 0 {
+				if spread, err = spreadOfCacheOrders(m.State(now), opts, tl, cacheOrders); err != nil {
+					return err
+				}
+			}
 			out := cmd.OutOrStdout()
 			note := outcomeNote(tl, fixes)
 			switch {
 			case output != "text":
-				if err := writeStructured(out, output, timelineJSON(tl, note)); err != nil {
+				js := timelineJSON(tl, note)
+				js.CacheOrders = spread
+				if err := writeStructured(out, output, js); err != nil {
 					return err
 				}
 			case transcript:
 				fmt.Fprint(out, wrap(tl.Transcript()))
 			default:
 				fmt.Fprintf(out, "%s\n\n%s\n%s", wrap("Deployment "+tl.Deployment+", "+tl.Strategy), fitTimeline(tl.Table()), wrapIndent(tl.Summary(), "                "))
+				if spread != nil {
+					fmt.Fprintf(out, "%s\n", wrapIndent("cache orders:   "+spread.text(), "                "))
+				}
 			}
 			if note != "" && output == "text" {
 				fmt.Fprintf(out, "%s\n", wrapIndent("why:            "+indent(note, "                "), "                "))
@@ -557,6 +575,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 	f.Float64Var(&failureRate, "failure-rate", 0, "probability that a new pod never becomes ready")
 	f.Uint64Var(&seed, "seed", 0, "seed of the failure draws")
 	f.Uint64Var(&cacheOrder, "cache-order", 0, "the ReplicaSet controller ranks each ReplicaSet's pods for deletion in an order drawn from this seed, as its informer lists them in a map's order (default: the order they were created); where a deletion is marked tied or not ranked after kept pods, another seed can delete other pods")
+	f.IntVar(&cacheOrders, "cache-orders", 0, "also run the rollout in this many other cache orders (--cache-order 1 to N) and sum up what they change: the range of peak pods, lowest availability and duration, and how many delete this run's very pods")
 	f.StringArrayVar(&failing, "failing-image", nil, "pods of this image never become ready (repeatable)")
 	f.StringArrayVar(&refused, "refused-image", nil, "the apiserver refuses pods of this image, as an admission policy or webhook does: IMAGE or IMAGE=MESSAGE, the apiserver's error (repeatable)")
 	f.DurationVar(&refusedUntil, "refused-until", 0, "the refusals of --refused-image end this long after the start, as a policy lifted does (0: never); the ReplicaSet controller makes the pods at its first retry after")

@@ -60,8 +60,10 @@ type jsonTimeline struct {
 	MinAvailable int32    `json:"minAvailable"`
 	Violations   []string `json:"violations,omitempty"`
 	// InputBroken are the invariants the input already broke.
-	InputBroken []string   `json:"inputBroken,omitempty"`
-	Steps       []jsonStep `json:"steps"`
+	InputBroken []string `json:"inputBroken,omitempty"`
+	// CacheOrders sums up the runs of --cache-orders.
+	CacheOrders *cacheSpread `json:"cacheOrders,omitempty"`
+	Steps       []jsonStep   `json:"steps"`
 }
 
 // jsonStep is one step of a simulation.
