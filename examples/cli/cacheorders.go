@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -31,8 +32,9 @@ type cacheSpread struct {
 }
 
 // spreadOfCacheOrders runs state with opts in the cache orders of seeds
-// 1 to n and compares each run with base, the run in creation order.
-func spreadOfCacheOrders(state deploysync.State, opts []simulate.Option, base *simulate.Timeline, n int) (*cacheSpread, error) {
+// 1 to n and compares each run with base, the run in creation order;
+// done, unless nil, hears how many runs are done after each.
+func spreadOfCacheOrders(state deploysync.State, opts []simulate.Option, base *simulate.Timeline, n int, done func(int)) (*cacheSpread, error) {
 	basePeak, _ := base.PeakPods()
 	baseMin, _ := base.MinAvailable()
 	baseDeleted := deletedPods(base)
@@ -59,9 +61,29 @@ func spreadOfCacheOrders(state deploysync.State, opts []simulate.Option, base *s
 		if tl.Outcome != base.Outcome || tl.Syncs() != base.Syncs() || peak != basePeak || lowest != baseMin || d != base.Duration() {
 			out.Moved = append(out.Moved, seed)
 		}
+		if done != nil {
+			done(int(seed))
+		}
 	}
 	out.DurationMin, out.DurationMax = shortest.String(), longest.String()
 	return out, nil
+}
+
+// progress returns a done func for spreadOfCacheOrders that, once the
+// runs have taken 2 s by now, writes to w how many of n are done, at most
+// once a second and not after the last: a large Deployment in many orders
+// takes a while.
+func progress(w io.Writer, n int, now func() time.Time) func(int) {
+	start := now()
+	var last time.Time
+	return func(done int) {
+		t := now()
+		if done >= n || t.Sub(start) < 2*time.Second || t.Sub(last) < time.Second {
+			return
+		}
+		last = t
+		fmt.Fprintf(w, "cache orders: %d of %d run\n", done, n)
+	}
 }
 
 // deletedPods lists the pods a run deleted, step by step, as
