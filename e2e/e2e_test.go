@@ -182,11 +182,13 @@ func compare(t *testing.T, sc scenario, flavours []flavour, worlds [][]world, lo
 // lostWriteExplains reports whether a and b differ in the Progressing
 // message only, and one side lost, to a conflict, a write whose Progressing
 // message named the ReplicaSet the other side's final message names.
-// syncRolloutStatus leaves Progressing alone while it already says
-// NewReplicaSetAvailable, so when the write that recorded the new
-// ReplicaSet (NewReplicaSetCreated, ReplicaSetUpdated) is refused and no
-// later sync finds progress to record, the message keeps naming the
-// previous ReplicaSet to the end; which controller loses that write is
+// syncRolloutStatus leaves Progressing alone while it says
+// NewReplicaSetAvailable and every pod is updated, and a completion
+// finding that reason already there keeps its message
+// (SetDeploymentCondition ignores an unchanged reason). So when the write
+// that recorded the new ReplicaSet (NewReplicaSetCreated,
+// ReplicaSetUpdated) is refused and no later sync finds progress to
+// record, the message keeps naming the previous ReplicaSet to the end; which controller loses that write is
 // timing (the recreate scenario gives the measurements). lostA and lostB
 // are the Progressing messages of a's and b's refused writes.
 func lostWriteExplains(a, b world, lostA, lostB []string) bool {

@@ -298,8 +298,9 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 // [github.com/deploysync/deploysync/replicaset.DeletionOrder]), so where a
 // deletion is marked [Deletion.Tied] or [Deletion.Unsettled] another seed
 // can delete other pods, and the rest of the rollout then runs with other
-// pods; a run in which no deletion is marked is the same for every seed. Running a scenario with a few seeds shows which of its figures
-// (peak pods, lowest availability, duration) the cache's order can move.
+// pods; a run in which no deletion is marked is the same for every seed.
+// Running a scenario with a few seeds shows which of its figures (peak
+// pods, lowest availability, duration) the cache's order can move.
 // A uniform shuffle stands in for the map: Go's map iteration starts at
 // a random place rather than drawing every order alike, so how often the
 // seeds make a choice is not how often a cluster makes it, only whether

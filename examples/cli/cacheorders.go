@@ -31,10 +31,10 @@ type cacheSpread struct {
 	Moved []uint64 `json:"moved,omitempty"`
 }
 
-// spreadOfCacheOrders runs state with opts in the cache orders of seeds
+// runCacheOrders runs state with opts in the cache orders of seeds
 // 1 to n and compares each run with base, the run in creation order;
 // done, unless nil, hears how many runs are done after each.
-func spreadOfCacheOrders(state deploysync.State, opts []simulate.Option, base *simulate.Timeline, n int, done func(int)) (*cacheSpread, error) {
+func runCacheOrders(state deploysync.State, opts []simulate.Option, base *simulate.Timeline, n int, done func(int)) (*cacheSpread, error) {
 	basePeak, _ := base.PeakPods()
 	baseMin, _ := base.MinAvailable()
 	baseDeleted := deletedPods(base)
@@ -69,7 +69,7 @@ func spreadOfCacheOrders(state deploysync.State, opts []simulate.Option, base *s
 	return out, nil
 }
 
-// progress returns a done func for spreadOfCacheOrders that, once the
+// progress returns a done func for runCacheOrders that, once the
 // runs have taken 2 s by now, writes to w how many of n are done, at most
 // once a second and not after the last: a large Deployment in many orders
 // takes a while.

@@ -523,7 +523,7 @@ the input already breaks is reported as such, not as the controller's fault).`,
 			}
 			var spread *cacheSpread
 			if cacheOrders > 0 {
-				if spread, err = spreadOfCacheOrders(m.State(now), opts, tl, cacheOrders, progress(cmd.ErrOrStderr(), cacheOrders, time.Now)); err != nil {
+				if spread, err = runCacheOrders(m.State(now), opts, tl, cacheOrders, progress(cmd.ErrOrStderr(), cacheOrders, time.Now)); err != nil {
 					return err
 				}
 			}
